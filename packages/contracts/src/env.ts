@@ -1,8 +1,6 @@
 import { z } from 'zod';
 
-const flag = z
-  .enum(['true', 'false', '1', '0'])
-  .transform((value) => value === 'true' || value === '1');
+const flag = z.enum(['true', 'false', '1', '0']).transform((value) => value === 'true' || value === '1');
 
 /** The server's environment; an invalid value stops the start naming the variable. */
 export const serverEnv = z.object({

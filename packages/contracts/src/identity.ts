@@ -1,6 +1,5 @@
 import { z } from 'zod';
-import { roles } from './permissions';
-import { permissionNames } from './permissions';
+import { permissionNames, roles } from './permissions';
 
 /** Passwords: at least 8 characters with letters and digits; other characters allowed (core-inbox §5). */
 export const passwordPolicy = z

@@ -1,0 +1,151 @@
+import { mkdirSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { PGlite } from '@electric-sql/pglite';
+import type { ExtractTablesWithRelations } from 'drizzle-orm';
+import { drizzle as drizzleNodePostgres } from 'drizzle-orm/node-postgres';
+import { migrate as migrateNodePostgres } from 'drizzle-orm/node-postgres/migrator';
+import type { PgDatabase, PgQueryResultHKT, PgTransaction } from 'drizzle-orm/pg-core';
+import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
+import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
+import pg from 'pg';
+import * as schema from './schema';
+
+export type Schema = typeof schema;
+/** The Drizzle database, the same type on PGlite and PostgreSQL. */
+export type Database = PgDatabase<PgQueryResultHKT, Schema>;
+export type Transaction = PgTransaction<PgQueryResultHKT, Schema, ExtractTablesWithRelations<Schema>>;
+/** Anything a repository can run SQL on: the database or an open transaction. */
+export type Executor = Database | Transaction;
+
+/** What pg-boss needs to run its SQL (the PGlite adapter, or a connection string). */
+export type QueueConnection = { connectionString: string } | { executeSql: ExecuteSql };
+type ExecuteSql = (text: string, values?: unknown[]) => Promise<{ rows: unknown[] }>;
+
+export interface DatabaseHandle {
+  db: Database;
+  driver: 'pglite' | 'postgres';
+  /** Runs raw SQL (for health checks and tests). */
+  query<Row = Record<string, unknown>>(text: string, values?: unknown[]): Promise<Row[]>;
+  /** Subscribes to a NOTIFY channel; resolves with the function that unsubscribes. */
+  listen(channel: string, onPayload: (payload: string) => void): Promise<() => Promise<void>>;
+  queueConnection: QueueConnection;
+  migrate(): Promise<void>;
+  close(): Promise<void>;
+}
+
+const migrationsFolder = path.join(path.dirname(fileURLToPath(import.meta.url)), 'migrations');
+const migrationLockKey = 72_011_923;
+
+export interface DatabaseOptions {
+  /** PostgreSQL connection string; when absent the embedded PGlite is used. */
+  databaseUrl?: string;
+  /** Where PGlite keeps its files; `memory://` keeps nothing. */
+  pgliteDataDir?: string;
+  poolSize?: number;
+}
+
+/** Opens PostgreSQL when a URL is given, otherwise the embedded PGlite under DATA_DIR. */
+export async function openDatabase(options: DatabaseOptions): Promise<DatabaseHandle> {
+  return options.databaseUrl
+    ? openPostgres(options.databaseUrl, options.poolSize ?? 10)
+    : openPglite(options);
+}
+
+async function openPglite(options: DatabaseOptions): Promise<DatabaseHandle> {
+  const dataDir = options.pgliteDataDir ?? 'memory://';
+  if (!dataDir.startsWith('memory://')) mkdirSync(dataDir, { recursive: true });
+  const client = await PGlite.create(dataDir);
+  const db = drizzlePglite(client, { schema }) as unknown as Database;
+  return {
+    db,
+    driver: 'pglite',
+    async query(text, values) {
+      const result = await client.query(text, values);
+      return result.rows as never[];
+    },
+    async listen(channel, onPayload) {
+      const unsubscribe = await client.listen(channel, onPayload);
+      return async () => unsubscribe();
+    },
+    queueConnection: {
+      // pg-boss sends parameterised statements one at a time and plain multi-statement
+      // scripts (schema, locks) without values: the first go to query, the second to exec.
+      async executeSql(text, values) {
+        if (values && values.length > 0) return client.query(text, values);
+        const results = await client.exec(text);
+        return { rows: results.at(-1)?.rows ?? [] };
+      },
+    },
+    async migrate() {
+      await migratePglite(drizzlePglite(client), { migrationsFolder });
+    },
+    async close() {
+      await client.close();
+    },
+  };
+}
+
+async function openPostgres(url: string, poolSize: number): Promise<DatabaseHandle> {
+  const pool = new pg.Pool({ connectionString: url, max: poolSize });
+  pool.on('error', () => undefined);
+  const db = drizzleNodePostgres(pool, { schema }) as unknown as Database;
+  const listeners = new Map<string, Set<(payload: string) => void>>();
+  let listenClient: pg.Client | undefined;
+  let closing = false;
+
+  /** One dedicated connection carries every LISTEN; it reconnects when it drops. */
+  async function connectListener(): Promise<pg.Client> {
+    const client = new pg.Client({ connectionString: url });
+    client.on('notification', (message) => {
+      for (const handler of listeners.get(message.channel) ?? []) handler(message.payload ?? '');
+    });
+    client.on('error', () => undefined);
+    client.on('end', () => {
+      listenClient = undefined;
+      if (!closing) setTimeout(() => void connectListener().catch(() => undefined), 1000);
+    });
+    await client.connect();
+    for (const channel of listeners.keys()) await client.query(`LISTEN "${channel}"`);
+    listenClient = client;
+    return client;
+  }
+
+  return {
+    db,
+    driver: 'postgres',
+    async query(text, values) {
+      const result = await pool.query(text, values);
+      return result.rows;
+    },
+    async listen(channel, onPayload) {
+      if (!/^[a-z_]+$/.test(channel)) throw new Error(`Invalid channel name ${channel}`);
+      const handlers = listeners.get(channel) ?? new Set();
+      handlers.add(onPayload);
+      const isNew = !listeners.has(channel);
+      listeners.set(channel, handlers);
+      const client = listenClient ?? (await connectListener());
+      if (isNew) await client.query(`LISTEN "${channel}"`);
+      return async () => {
+        handlers.delete(onPayload);
+      };
+    },
+    queueConnection: { connectionString: url },
+    async migrate() {
+      const client = await pool.connect();
+      try {
+        // Two processes starting together must not both migrate.
+        await client.query('SELECT pg_advisory_lock($1)', [migrationLockKey]);
+        await migrateNodePostgres(drizzleNodePostgres(client), { migrationsFolder });
+      } finally {
+        await client.query('SELECT pg_advisory_unlock($1)', [migrationLockKey]).catch(() => undefined);
+        client.release();
+      }
+    },
+    async close() {
+      closing = true;
+      await listenClient?.end().catch(() => undefined);
+      await pool.end();
+    },
+  };
+}

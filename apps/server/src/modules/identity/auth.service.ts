@@ -1,0 +1,185 @@
+import { createHash, randomBytes } from 'node:crypto';
+import {
+  type ChangePasswordBody,
+  errorMessages,
+  eventTopics,
+  type LoginBody,
+  type LoginResponse,
+  passwordPolicy,
+  type TokenPair,
+} from '@app/contracts';
+import type { Database } from '../../db/client';
+import { withTenant } from '../../db/tenant';
+import { appendEvent, rooms } from '../../platform/events/outbox';
+import type { AccessTokens, AuthContext } from '../../platform/http/authentication';
+import { badRequest, HttpError, unauthorized } from '../../platform/http/http-errors';
+import { claimsFor, presentUser } from './identity-claims';
+import { decoyPasswordHash, hashPassword, verifyPassword } from './password-hasher';
+import {
+  findRefreshTokenUnscoped,
+  insertRefreshToken,
+  insertSession,
+  markRefreshTokenUsed,
+  revokeSession,
+  revokeUserSessions,
+  sessionIsOpen,
+} from './session.repository';
+import {
+  type ClientRow,
+  findClient,
+  findUser,
+  findUserForSignIn,
+  findUserWithClientUnscoped,
+  type UserRow,
+  updateUser,
+} from './user.repository';
+
+/** How many earlier passwords a new one may not repeat. */
+const passwordHistoryDepth = 5;
+
+const hashToken = (token: string) => createHash('sha256').update(token).digest('hex');
+
+export interface RequestOrigin {
+  userAgent: string | null;
+  ip: string | null;
+}
+
+/** Sign-in, session refresh with rotation and theft detection, sign-out, password change. */
+export class AuthService {
+  constructor(
+    private readonly db: Database,
+    private readonly tokens: AccessTokens,
+    private readonly refreshTtlDays: number,
+  ) {}
+
+  async login(body: LoginBody, origin: RequestOrigin): Promise<LoginResponse> {
+    const user = await findUserForSignIn(this.db, body.email);
+    // Unknown emails cost a hash check too, so timing does not tell which emails exist.
+    const valid = await verifyPassword(user?.passwordHash ?? (await decoyPasswordHash()), body.password);
+    if (!user || !valid) throw unauthorized(errorMessages.invalidCredentials);
+    if (user.status !== 'ACTIVE') throw new HttpError(403, errorMessages.userInactive);
+
+    return withTenant(this.db, user.clientId, async (tx) => {
+      const client = await findClient(tx, user.clientId);
+      if (!client) throw unauthorized(errorMessages.invalidCredentials);
+      const session = await insertSession(tx, {
+        clientId: user.clientId,
+        userId: user.id,
+        userAgent: origin.userAgent?.slice(0, 300) ?? null,
+        ip: origin.ip,
+        expiresAt: this.refreshExpiry(),
+      });
+      const pair = await this.issuePair(tx, user, client, session.id, session.expiresAt);
+      await appendEvent(tx, {
+        clientId: user.clientId,
+        topic: eventTopics.userSignedIn,
+        rooms: [rooms.user(user.id)],
+        payload: { userId: user.id, sessionId: session.id },
+      });
+      return { ...pair, user: presentUser(user) };
+    });
+  }
+
+  /**
+   * Trades a refresh token for a new pair. Each token works once; presenting a used one
+   * means it was copied, so the whole session (every token of the family) is revoked.
+   */
+  async refresh(refreshToken: string): Promise<TokenPair> {
+    const found = await findRefreshTokenUnscoped(this.db, hashToken(refreshToken));
+    if (!found) throw unauthorized(errorMessages.sessionExpired);
+    const { token, session } = found;
+
+    const outcome = await withTenant(this.db, session.clientId, async (tx) => {
+      if (!sessionIsOpen(session) || token.expiresAt <= new Date()) return 'closed' as const;
+      if (token.usedAt || !(await markRefreshTokenUsed(tx, session.clientId, token.id))) {
+        if (await revokeSession(tx, session.clientId, session.id, 'refresh token reused')) {
+          await appendEvent(tx, {
+            clientId: session.clientId,
+            topic: eventTopics.sessionRevoked,
+            rooms: [rooms.user(session.userId)],
+            payload: { sessionId: session.id, reason: 'refresh token reused' },
+          });
+        }
+        return 'reused' as const;
+      }
+      const account = await findUserWithClientUnscoped(tx, session.userId);
+      if (account?.user.status !== 'ACTIVE') return 'closed' as const;
+      return this.issuePair(tx, account.user, account.client, session.id, session.expiresAt);
+    });
+    if (typeof outcome === 'string') throw unauthorized(errorMessages.sessionExpired);
+    return outcome;
+  }
+
+  async logout(caller: AuthContext): Promise<void> {
+    await withTenant(this.db, caller.clientId, async (tx) => {
+      if (await revokeSession(tx, caller.clientId, caller.sessionId, 'signed out')) {
+        await appendEvent(tx, {
+          clientId: caller.clientId,
+          topic: eventTopics.sessionRevoked,
+          rooms: [rooms.user(caller.userId)],
+          payload: { sessionId: caller.sessionId, reason: 'signed out' },
+        });
+      }
+    });
+  }
+
+  /** Changes the caller's password; every session ends, so they sign in again (core-inbox §8). */
+  async changePassword(caller: AuthContext, body: ChangePasswordBody): Promise<void> {
+    if (body.newPassword !== body.confirmPassword) throw badRequest(errorMessages.passwordMismatch);
+    if (!passwordPolicy.safeParse(body.newPassword).success) throw badRequest(errorMessages.passwordFormat);
+    const user = await withTenant(this.db, caller.clientId, (tx) =>
+      findUser(tx, caller.clientId, caller.userId),
+    );
+    if (!user) throw unauthorized();
+    if (!(await verifyPassword(user.passwordHash, body.currentPassword))) {
+      throw badRequest(errorMessages.currentPasswordIncorrect);
+    }
+    for (const earlier of [user.passwordHash, ...user.passwordHistory]) {
+      if (await verifyPassword(earlier, body.newPassword))
+        throw badRequest(errorMessages.passwordAlreadyUsed);
+    }
+    const passwordHash = await hashPassword(body.newPassword);
+    await withTenant(this.db, caller.clientId, async (tx) => {
+      await updateUser(tx, caller.clientId, caller.userId, {
+        passwordHash,
+        passwordHistory: [user.passwordHash, ...user.passwordHistory].slice(0, passwordHistoryDepth),
+      });
+      const revoked = await revokeUserSessions(tx, caller.clientId, caller.userId, 'password changed');
+      for (const sessionId of revoked) {
+        await appendEvent(tx, {
+          clientId: caller.clientId,
+          topic: eventTopics.sessionRevoked,
+          rooms: [rooms.user(caller.userId)],
+          payload: { sessionId, reason: 'password changed' },
+        });
+      }
+    });
+  }
+
+  private async issuePair(
+    tx: Parameters<typeof insertRefreshToken>[0],
+    user: UserRow,
+    client: ClientRow,
+    sessionId: string,
+    sessionExpiresAt: Date,
+  ): Promise<TokenPair> {
+    const refreshToken = randomBytes(32).toString('base64url');
+    await insertRefreshToken(tx, {
+      clientId: client.id,
+      sessionId,
+      tokenHash: hashToken(refreshToken),
+      expiresAt: sessionExpiresAt,
+    });
+    return {
+      accessToken: await this.tokens.sign(claimsFor(user, client, sessionId)),
+      refreshToken,
+      tokenType: 'Bearer',
+      expiresIn: this.tokens.ttlSeconds,
+      refreshTokenExpiresAt: sessionExpiresAt.toISOString(),
+    };
+  }
+
+  private refreshExpiry(): Date {
+    return new Date(Date.now() + this.refreshTtlDays * 86_400_000);
+  }
+}

@@ -1,0 +1,70 @@
+import { bitString, type Role } from '@app/contracts';
+import { eq } from 'drizzle-orm';
+import type { Database } from '../../db/client';
+import { clients, users } from '../../db/schema';
+import { hashPassword } from './password-hasher';
+
+export const demoPassword = 'Demo1234!';
+
+export const demoUsers: ReadonlyArray<{
+  email: string;
+  name: string;
+  role: Role;
+  featuresAccessName?: string;
+  permissionIndex?: string;
+}> = [
+  { email: 'owner@demo.test', name: 'Olivia Pemilik', role: 'OWN' },
+  { email: 'admin@demo.test', name: 'Adi Admin', role: 'ADC' },
+  {
+    // A supervisor is an agent whose feature-access group adds settings and performance.
+    email: 'supervisor@demo.test',
+    name: 'Sari Supervisor',
+    role: 'USC',
+    featuresAccessName: 'Supervisor',
+    permissionIndex: bitString([0, 1, 2, 9, 10]),
+  },
+  { email: 'agent1@demo.test', name: 'Agus Agen', role: 'USC' },
+  { email: 'agent2@demo.test', name: 'Bunga Agen', role: 'USC' },
+];
+
+/** The demo client's switches: every feature-access bit, advanced search (29) included. */
+const demoClientPermissionIndex = bitString([0, 1, 2, 9, 10, 14, 15, 16, 29]);
+
+/**
+ * Creates the "Toko Demo" workspace when it is missing. Idempotent: existing rows, and
+ * passwords users have since changed, are left as they are.
+ */
+export async function seedDemoWorkspace(db: Database): Promise<{ clientId: string; created: number }> {
+  await db
+    .insert(clients)
+    .values({
+      slug: 'toko-demo',
+      name: 'Toko Demo',
+      country: 'ID',
+      timezone: 'Asia/Jakarta',
+      sellerId: 'DEMO-001',
+      permissionIndex: demoClientPermissionIndex,
+      features: ['INBOX', 'BROADCAST', 'TEMPLATE', 'CONTACT', 'PRODUCT'],
+    })
+    .onConflictDoNothing({ target: clients.slug });
+  const [client] = await db.select({ id: clients.id }).from(clients).where(eq(clients.slug, 'toko-demo'));
+  const passwordHash = await hashPassword(demoPassword);
+  let created = 0;
+  for (const user of demoUsers) {
+    const rows = await db
+      .insert(users)
+      .values({
+        clientId: client.id,
+        email: user.email,
+        name: user.name,
+        role: user.role,
+        passwordHash,
+        featuresAccessName: user.featuresAccessName ?? null,
+        permissionIndex: user.permissionIndex ?? null,
+      })
+      .onConflictDoNothing()
+      .returning({ id: users.id });
+    created += rows.length;
+  }
+  return { clientId: client.id, created };
+}

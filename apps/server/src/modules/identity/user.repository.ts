@@ -1,0 +1,69 @@
+import { and, asc, count, eq, sql } from 'drizzle-orm';
+import type { Executor } from '../../db/client';
+import { clients, users } from '../../db/schema';
+
+export type UserRow = typeof users.$inferSelect;
+export type ClientRow = typeof clients.$inferSelect;
+
+/** The user with this email, across all clients: sign-in happens before the tenant is known. */
+export async function findUserForSignIn(db: Executor, email: string): Promise<UserRow | undefined> {
+  const [row] = await db
+    .select()
+    .from(users)
+    .where(sql`lower(${users.email}) = ${email.trim().toLowerCase()}`);
+  return row;
+}
+
+/** A user and their client, by id, across clients (refreshing a session). */
+export async function findUserWithClientUnscoped(
+  db: Executor,
+  userId: string,
+): Promise<{ user: UserRow; client: ClientRow } | undefined> {
+  const [row] = await db
+    .select()
+    .from(users)
+    .innerJoin(clients, eq(clients.id, users.clientId))
+    .where(eq(users.id, userId));
+  return row ? { user: row.users, client: row.clients } : undefined;
+}
+
+export async function findUser(db: Executor, clientId: string, userId: string): Promise<UserRow | undefined> {
+  const [row] = await db
+    .select()
+    .from(users)
+    .where(and(eq(users.clientId, clientId), eq(users.id, userId)));
+  return row;
+}
+
+export async function findClient(db: Executor, clientId: string): Promise<ClientRow | undefined> {
+  const [row] = await db.select().from(clients).where(eq(clients.id, clientId));
+  return row;
+}
+
+export async function listUsers(
+  db: Executor,
+  clientId: string,
+  page: { limit: number; offset: number },
+): Promise<{ rows: UserRow[]; total: number }> {
+  const rows = await db
+    .select()
+    .from(users)
+    .where(eq(users.clientId, clientId))
+    .orderBy(asc(users.createdAt), asc(users.id))
+    .limit(page.limit)
+    .offset(page.offset);
+  const [{ total }] = await db.select({ total: count() }).from(users).where(eq(users.clientId, clientId));
+  return { rows, total };
+}
+
+export async function updateUser(
+  db: Executor,
+  clientId: string,
+  userId: string,
+  changes: Partial<Pick<UserRow, 'passwordHash' | 'passwordHistory' | 'agentStatus' | 'lastSignInAt'>>,
+): Promise<void> {
+  await db
+    .update(users)
+    .set({ ...changes, updatedAt: new Date() })
+    .where(and(eq(users.clientId, clientId), eq(users.id, userId)));
+}

@@ -1,0 +1,96 @@
+import { sql } from 'drizzle-orm';
+import type { FastifyBaseLogger } from 'fastify';
+import type { DatabaseHandle } from '../../db/client';
+import type { JobQueue } from '../jobs/job-queue';
+import { eventChannel } from './outbox';
+
+interface ClaimedEvent extends Record<string, unknown> {
+  id: string;
+  client_id: string;
+  topic: string;
+  payload: Record<string, unknown>;
+}
+
+/**
+ * Hands committed outbox events to the job queues that subscribe to their topic. An event
+ * is first claimed for 30 s, then sent, then marked relayed: a crash in between lets the
+ * claim lapse and the event is sent again (at least once; handlers are idempotent).
+ */
+export class OutboxRelay {
+  private readonly subscriptions = new Map<string, string[]>();
+  private timer?: NodeJS.Timeout;
+  private running = false;
+  private again = false;
+  private unlisten?: () => Promise<void>;
+
+  constructor(
+    private readonly database: DatabaseHandle,
+    private readonly queue: JobQueue,
+    private readonly logger: FastifyBaseLogger,
+  ) {}
+
+  /** Every event of the topic becomes a job on the queue, with the event as its data. */
+  subscribe(topic: string, queueName: string): void {
+    this.subscriptions.set(topic, [...(this.subscriptions.get(topic) ?? []), queueName]);
+  }
+
+  async start(intervalMs = 2000): Promise<void> {
+    this.unlisten = await this.database.listen(eventChannel, () => void this.relayNow());
+    this.timer = setInterval(() => void this.relayNow(), intervalMs);
+    await this.relayNow();
+  }
+
+  async stop(): Promise<void> {
+    clearInterval(this.timer);
+    await this.unlisten?.();
+    while (this.running) await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+
+  /** Relays everything pending; a call during a run makes the run go round once more. */
+  async relayNow(): Promise<void> {
+    if (this.running) {
+      this.again = true;
+      return;
+    }
+    this.running = true;
+    try {
+      do {
+        this.again = false;
+        while ((await this.relayBatch()) > 0) {}
+      } while (this.again);
+    } catch (error) {
+      this.logger.error({ err: error }, 'outbox relay failed; it will try again');
+    } finally {
+      this.running = false;
+    }
+  }
+
+  private async relayBatch(): Promise<number> {
+    const result = (await this.database.db.execute(sql`
+        update outbox_events set relay_claimed_until = now() + interval '30 seconds'
+        where id in (
+          select id from outbox_events
+          where relayed_at is null and (relay_claimed_until is null or relay_claimed_until < now())
+          order by id limit 100
+          for update skip locked)
+        returning id::text as id, client_id, topic, payload`)) as unknown as { rows: unknown[] };
+    const claimed = result.rows as ClaimedEvent[];
+    if (claimed.length === 0) return 0;
+    claimed.sort((a, b) => (BigInt(a.id) < BigInt(b.id) ? -1 : 1));
+    for (const event of claimed) {
+      for (const queueName of this.subscriptions.get(event.topic) ?? []) {
+        await this.queue.send(queueName, {
+          eventId: event.id,
+          clientId: event.client_id,
+          topic: event.topic,
+          payload: event.payload,
+        });
+      }
+    }
+    const ids = claimed.map((event) => event.id);
+    await this.database.db.execute(
+      sql`update outbox_events set relayed_at = now() where id = any(${sql.param(ids)}::bigint[])`,
+    );
+    return claimed.length;
+  }
+}

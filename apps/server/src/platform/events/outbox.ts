@@ -1,0 +1,32 @@
+import { sql } from 'drizzle-orm';
+import type { Executor } from '../../db/client';
+import { outboxEvents } from '../../db/schema';
+
+/** The NOTIFY channel that tells every process a new event has committed. */
+export const eventChannel = 'app_events';
+
+/** An event as a service writes it, inside its own transaction. */
+export interface NewEvent {
+  clientId: string;
+  topic: string;
+  /** Realtime rooms that receive it, e.g. `client:<id>`, `user:<id>`, `ticket:<id>`. */
+  rooms: string[];
+  payload: Record<string, unknown>;
+}
+
+/**
+ * Writes the event beside the service's rows. NOTIFY is transactional: listeners hear of
+ * the event only once the transaction commits, and never when it rolls back.
+ */
+export async function appendEvent(tx: Executor, event: NewEvent): Promise<bigint> {
+  const [row] = await tx.insert(outboxEvents).values(event).returning({ id: outboxEvents.id });
+  await tx.execute(sql`select pg_notify(${eventChannel}, ${row.id.toString()})`);
+  return row.id;
+}
+
+/** Room names, so that every module spells them the same way. */
+export const rooms = {
+  client: (clientId: string) => `client:${clientId}`,
+  user: (userId: string) => `user:${userId}`,
+  ticket: (ticketId: string) => `ticket:${ticketId}`,
+};

@@ -1,0 +1,152 @@
+import { existsSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { appVersion, errorMessages } from '@app/contracts';
+import helmet from '@fastify/helmet';
+import rateLimit from '@fastify/rate-limit';
+import fastifyStatic from '@fastify/static';
+import swagger from '@fastify/swagger';
+import swaggerUi from '@fastify/swagger-ui';
+import websocket from '@fastify/websocket';
+import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
+import {
+  hasZodFastifySchemaValidationErrors,
+  jsonSchemaTransform,
+  serializerCompiler,
+  validatorCompiler,
+  type ZodTypeProvider,
+} from 'fastify-type-provider-zod';
+import type { AppConfig } from '../../config';
+import { type AccessTokens, bearerToken } from './authentication';
+import { errorObject, forbidden, HttpError, unauthorized } from './http-errors';
+import './route-access';
+
+export type App = FastifyInstance<
+  import('node:http').Server,
+  import('node:http').IncomingMessage,
+  import('node:http').ServerResponse,
+  FastifyBaseLogger,
+  ZodTypeProvider
+>;
+
+const defaultWebDist = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../../web/dist');
+
+/**
+ * The HTTP app without modules: error shape, authentication and permission enforcement,
+ * security headers, rate limiting, OpenAPI, websockets and the web app's files.
+ */
+export async function createHttpApp(
+  config: AppConfig,
+  logger: FastifyBaseLogger,
+  tokens: AccessTokens,
+): Promise<App> {
+  const app = Fastify({
+    loggerInstance: logger,
+    bodyLimit: config.BODY_LIMIT_BYTES,
+    trustProxy: true,
+    requestIdHeader: 'x-request-id',
+  }).withTypeProvider<ZodTypeProvider>();
+  app.setValidatorCompiler(validatorCompiler);
+  app.setSerializerCompiler(serializerCompiler);
+  app.decorateRequest('auth', null);
+
+  // Every /api route must say what access it needs; a route that forgets cannot start.
+  app.addHook('onRoute', (route) => {
+    const url = route.url ?? '';
+    if (url.startsWith('/api/docs')) {
+      route.config = { ...(route.config ?? {}), access: 'public' };
+      return;
+    }
+    if ((url.startsWith('/api') || url === '/ws') && !route.config?.access) {
+      throw new Error(`Route ${route.method} ${url} declares no access`);
+    }
+  });
+
+  app.addHook('onRequest', async (request) => {
+    const access = request.routeOptions.config?.access;
+    if (!access || access === 'public') return;
+    const token =
+      bearerToken(request.headers.authorization) ??
+      (request.url.startsWith('/ws') ? (request.query as { token?: string }).token : undefined);
+    request.auth = await tokens.verify(token);
+    if (!request.auth) throw unauthorized();
+    if (access !== 'authenticated' && !request.auth.ability.can(access.action, access.subject))
+      throw forbidden();
+  });
+
+  app.setErrorHandler((error, request, reply) => {
+    if (error instanceof HttpError)
+      return reply.code(error.statusCode).send(errorObject(error.statusCode, error.message));
+    if (hasZodFastifySchemaValidationErrors(error)) {
+      const issue = error.validation[0];
+      const where = [error.validationContext, issue?.instancePath?.replace(/^\//, '').replaceAll('/', '.')]
+        .filter(Boolean)
+        .join('.');
+      return reply.code(400).send(errorObject(400, `${where}: ${issue?.message ?? 'invalid'}`));
+    }
+    const failure = error as { code?: string; statusCode?: number; message?: string };
+    if (failure.code === 'FST_ERR_CTP_BODY_TOO_LARGE')
+      return reply.code(413).send(errorObject(413, errorMessages.bodyTooLarge));
+    if (
+      failure.code === 'FST_ERR_CTP_INVALID_JSON_BODY' ||
+      (failure.statusCode === 400 && error instanceof SyntaxError)
+    ) {
+      return reply.code(400).send(errorObject(400, errorMessages.malformedJson));
+    }
+    const statusCode = failure.statusCode ?? 500;
+    if (statusCode >= 400 && statusCode < 500)
+      return reply.code(statusCode).send(errorObject(statusCode, failure.message));
+    request.log.error({ err: error }, 'request failed');
+    return reply.code(500).send(errorObject(500, errorMessages.generic));
+  });
+
+  await app.register(helmet, {
+    contentSecurityPolicy: {
+      directives: {
+        defaultSrc: ["'self'"],
+        scriptSrc: ["'self'"],
+        styleSrc: ["'self'", "'unsafe-inline'"],
+        imgSrc: ["'self'", 'data:', 'blob:'],
+        connectSrc: ["'self'", 'ws:', 'wss:'],
+        fontSrc: ["'self'", 'data:'],
+      },
+    },
+  });
+  await app.register(rateLimit, {
+    global: false,
+    errorResponseBuilder: () => ({ ...errorObject(429, errorMessages.tooManyRequests) }),
+  });
+  await app.register(websocket, { options: { maxPayload: 64 * 1024 } });
+  await app.register(swagger, {
+    openapi: {
+      info: { title: 'Omni Inbox API', version: appVersion },
+      components: { securitySchemes: { bearer: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' } } },
+    },
+    transform: jsonSchemaTransform,
+  });
+  await app.register(swaggerUi, { routePrefix: '/api/docs' });
+
+  const webDist = config.WEB_DIST ? path.resolve(config.WEB_DIST) : defaultWebDist;
+  const serveWeb = existsSync(path.join(webDist, 'index.html'));
+  if (serveWeb) {
+    await app.register(fastifyStatic, {
+      root: webDist,
+      wildcard: false,
+      setHeaders: (response, filePath) => {
+        const immutable = filePath.includes(`${path.sep}assets${path.sep}`);
+        response.header('cache-control', immutable ? 'public, max-age=31536000, immutable' : 'no-cache');
+      },
+    });
+  }
+
+  app.setNotFoundHandler((request, reply) => {
+    const isApi = request.url.startsWith('/api') || request.url.startsWith('/ws');
+    if (!isApi && serveWeb && (request.method === 'GET' || request.method === 'HEAD')) {
+      // The web app owns every other path: its router shows the page or its not-found screen.
+      return reply.header('cache-control', 'no-cache').sendFile('index.html');
+    }
+    return reply.code(404).send(errorObject(404, errorMessages.routeNotFound));
+  });
+
+  return app as unknown as App;
+}

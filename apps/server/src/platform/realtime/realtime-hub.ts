@@ -1,0 +1,157 @@
+import { eventTopics, type SocketServerMessage, socketClientMessage } from '@app/contracts';
+import type { FastifyBaseLogger } from 'fastify';
+import type { WebSocket } from 'ws';
+import type { DeliveredEvent, EventBus } from '../events/event-bus';
+import { rooms } from '../events/outbox';
+import type { AuthContext } from '../http/authentication';
+
+/** Decides whether a signed-in user may join a room of a kind (e.g. one ticket). */
+export type RoomAuthorizer = (auth: AuthContext, id: string) => Promise<boolean>;
+
+interface Connection {
+  socket: WebSocket;
+  auth: AuthContext;
+  rooms: Set<string>;
+  /** Highest cursor sent; live events at or below it are duplicates of the replay. */
+  lastCursor: bigint;
+  /** Live events that arrive while the replay is still being read. */
+  pending: DeliveredEvent[] | null;
+}
+
+/** How many missed events a reconnecting client may catch up on before it must resync. */
+export const maxReplayEvents = 500;
+
+/**
+ * Delivers committed events to the sockets of this process. Each socket is in its client's
+ * room and its user's room, and may join ticket rooms that an authorizer allows.
+ */
+export class RealtimeHub {
+  private readonly connections = new Set<Connection>();
+  private readonly authorizers = new Map<string, RoomAuthorizer>();
+  private readonly unsubscribe: () => void;
+
+  constructor(
+    private readonly bus: EventBus,
+    private readonly logger: FastifyBaseLogger,
+  ) {
+    this.unsubscribe = bus.subscribe((event) => this.dispatch(event));
+  }
+
+  /** Lets sockets join rooms of the kind (`ticket`) when the authorizer says yes. */
+  allowRooms(kind: string, authorizer: RoomAuthorizer): void {
+    this.authorizers.set(kind, authorizer);
+  }
+
+  get size(): number {
+    return this.connections.size;
+  }
+
+  /** Takes a new authenticated socket; replays what it missed since its cursor. */
+  async accept(socket: WebSocket, auth: AuthContext, cursor: bigint | null): Promise<void> {
+    const connection: Connection = {
+      socket,
+      auth,
+      rooms: new Set([rooms.client(auth.clientId), rooms.user(auth.userId)]),
+      lastCursor: 0n,
+      pending: [],
+    };
+    this.connections.add(connection);
+    socket.on('close', () => this.connections.delete(connection));
+    socket.on('message', (data) => void this.onMessage(connection, data.toString()));
+
+    try {
+      const range = await this.bus.cursorRange();
+      if (cursor === null || cursor >= range.newest) {
+        connection.lastCursor = cursor === null ? range.newest : cursor;
+      } else if (range.oldest !== null && cursor < range.oldest - 1n) {
+        connection.lastCursor = range.newest;
+        this.send(connection, { type: 'resync', cursor: range.newest.toString() });
+      } else {
+        const missed = await this.bus.readAfter(
+          auth.clientId,
+          cursor,
+          [...connection.rooms],
+          maxReplayEvents + 1,
+        );
+        if (missed.length > maxReplayEvents) {
+          connection.lastCursor = range.newest;
+          this.send(connection, { type: 'resync', cursor: range.newest.toString() });
+        } else {
+          connection.lastCursor = cursor;
+          for (const event of missed) this.deliver(connection, event);
+          if (range.newest > connection.lastCursor) connection.lastCursor = range.newest;
+        }
+      }
+    } catch (error) {
+      this.logger.error({ err: error }, 'socket replay failed');
+      this.send(connection, { type: 'resync', cursor: '0' });
+    }
+    const pending = connection.pending ?? [];
+    connection.pending = null;
+    this.send(connection, { type: 'hello', cursor: connection.lastCursor.toString() });
+    for (const event of pending) this.deliver(connection, event);
+  }
+
+  private dispatch(event: DeliveredEvent): void {
+    for (const connection of this.connections) {
+      if (connection.auth.clientId !== event.clientId) continue;
+      if (
+        event.topic === eventTopics.sessionRevoked &&
+        event.payload.sessionId === connection.auth.sessionId
+      ) {
+        connection.socket.close(4401, 'session revoked');
+        continue;
+      }
+      if (connection.pending) connection.pending.push(event);
+      else this.deliver(connection, event);
+    }
+  }
+
+  private deliver(connection: Connection, event: DeliveredEvent): void {
+    if (event.cursor <= connection.lastCursor) return;
+    if (!event.rooms.some((room) => connection.rooms.has(room))) return;
+    connection.lastCursor = event.cursor;
+    this.send(connection, {
+      type: 'event',
+      cursor: event.cursor.toString(),
+      topic: event.topic,
+      payload: event.payload,
+      at: event.createdAt.toISOString(),
+    });
+  }
+
+  private async onMessage(connection: Connection, raw: string): Promise<void> {
+    let json: unknown;
+    try {
+      json = JSON.parse(raw);
+    } catch {
+      return this.send(connection, { type: 'error', message: 'Message is not valid JSON' });
+    }
+    const parsed = socketClientMessage.safeParse(json);
+    if (!parsed.success) return this.send(connection, { type: 'error', message: 'Unknown message' });
+    const message = parsed.data;
+    if (message.type === 'ping') return this.send(connection, { type: 'pong' });
+    if (message.type === 'unsubscribe') {
+      if (message.room.startsWith('ticket:')) connection.rooms.delete(message.room);
+      return;
+    }
+    const [kind, id] = message.room.split(':');
+    const authorizer = this.authorizers.get(kind);
+    const allowed = authorizer ? await authorizer(connection.auth, id).catch(() => false) : false;
+    if (!allowed)
+      return this.send(connection, { type: 'error', message: `Room ${message.room} is not available` });
+    connection.rooms.add(message.room);
+    this.send(connection, { type: 'subscribed', room: message.room });
+  }
+
+  private send(connection: Connection, message: SocketServerMessage): void {
+    if (connection.socket.readyState === connection.socket.OPEN)
+      connection.socket.send(JSON.stringify(message));
+  }
+
+  async close(): Promise<void> {
+    this.unsubscribe();
+    for (const connection of this.connections) connection.socket.close(1001, 'server shutting down');
+    this.connections.clear();
+  }
+}

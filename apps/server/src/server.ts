@@ -1,0 +1,113 @@
+import path from 'node:path';
+import pino from 'pino';
+import type { AppConfig } from './config';
+import { type DatabaseHandle, openDatabase } from './db/client';
+import { registerWalletRoutes } from './modules/billing/wallet.routes';
+import { registerHealthRoutes } from './modules/health/health.routes';
+import { registerAuthRoutes } from './modules/identity/auth.routes';
+import { AuthService } from './modules/identity/auth.service';
+import { seedDemoWorkspace } from './modules/identity/demo-seed';
+import { registerIdentityJobs } from './modules/identity/identity.jobs';
+import { registerUserRoutes } from './modules/identity/user.routes';
+import { UserService } from './modules/identity/user.service';
+import { EventBus } from './platform/events/event-bus';
+import { OutboxRelay } from './platform/events/outbox-relay';
+import { type App, createHttpApp } from './platform/http/app';
+import { AccessTokens } from './platform/http/authentication';
+import { JobQueue } from './platform/jobs/job-queue';
+import { registerRealtimeRoutes } from './platform/realtime/realtime.routes';
+import { RealtimeHub } from './platform/realtime/realtime-hub';
+
+export type ServerRole = 'all' | 'web' | 'worker';
+
+/** A running product: its parts, for the composition root and the tests. */
+export interface Server {
+  config: AppConfig;
+  database: DatabaseHandle;
+  app: App;
+  queue: JobQueue;
+  relay: OutboxRelay;
+  hub: RealtimeHub;
+  bus: EventBus;
+  /** The base URL once listening (http://host:port). */
+  url: string;
+  demoClientId: string | null;
+  stop(): Promise<void>;
+}
+
+export interface ServerOptions {
+  role?: ServerRole;
+  /** Use this database instead of opening one (tests that share one). */
+  database?: DatabaseHandle;
+  listen?: boolean;
+}
+
+/**
+ * The composition root: config → database (migrated) → demo seed → platform parts →
+ * modules → listen. `web` serves HTTP and sockets, `worker` runs jobs, `all` does both.
+ */
+export async function startServer(config: AppConfig, options: ServerOptions = {}): Promise<Server> {
+  const role = options.role ?? config.ROLE;
+  if (role !== 'all' && config.databaseDriver === 'pglite') {
+    throw new Error(
+      'Separate web and worker roles need PostgreSQL (DATABASE_URL); PGlite serves one process.',
+    );
+  }
+  const logger = pino({ level: config.LOG_LEVEL });
+  const database =
+    options.database ??
+    (await openDatabase({
+      databaseUrl: config.DATABASE_URL,
+      pgliteDataDir: path.join(config.dataDir, 'db'),
+    }));
+  await database.migrate();
+  const demoClientId = config.SEED_DEMO ? (await seedDemoWorkspace(database.db)).clientId : null;
+
+  const runWorkers = role !== 'web';
+  const tokens = new AccessTokens(config.jwtSecret, config.ACCESS_TOKEN_TTL_SECONDS);
+  const bus = new EventBus(database, logger);
+  const queue = new JobQueue(database, logger, { runWorkers, pollingIntervalSeconds: 0.5 });
+  const relay = new OutboxRelay(database, queue, logger);
+  const hub = new RealtimeHub(bus, logger);
+  const app = await createHttpApp(config, logger, tokens);
+
+  const auth = new AuthService(database.db, tokens, config.REFRESH_TOKEN_TTL_DAYS);
+  registerHealthRoutes(app, database, queue);
+  registerAuthRoutes(app, auth, { loginRateLimit: config.LOGIN_RATE_LIMIT });
+  registerUserRoutes(app, new UserService(database.db));
+  registerWalletRoutes(app);
+  registerRealtimeRoutes(app, hub);
+
+  await bus.start();
+  await queue.start();
+  await registerIdentityJobs(database.db, queue, relay);
+  if (runWorkers) await relay.start();
+
+  let url = '';
+  if (options.listen !== false && role !== 'worker') {
+    url = await app.listen({ port: config.PORT, host: config.HOST });
+    url = url.replace('0.0.0.0', '127.0.0.1').replace('[::]', '127.0.0.1');
+  } else {
+    await app.ready();
+  }
+
+  return {
+    config,
+    database,
+    app,
+    queue,
+    relay,
+    hub,
+    bus,
+    url,
+    demoClientId,
+    async stop() {
+      await hub.close();
+      await app.close();
+      await relay.stop();
+      await queue.stop();
+      await bus.stop();
+      if (!options.database) await database.close();
+    },
+  };
+}
