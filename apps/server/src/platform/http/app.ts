@@ -62,18 +62,6 @@ export async function createHttpApp(
     }
   });
 
-  app.addHook('onRequest', async (request) => {
-    const access = request.routeOptions.config?.access;
-    if (!access || access === 'public') return;
-    const token =
-      bearerToken(request.headers.authorization) ??
-      (request.url.startsWith('/ws') ? (request.query as { token?: string }).token : undefined);
-    request.auth = await tokens.verify(token);
-    if (!request.auth) throw unauthorized();
-    if (access !== 'authenticated' && !request.auth.ability.can(access.action, access.subject))
-      throw forbidden();
-  });
-
   app.setErrorHandler((error, request, reply) => {
     if (error instanceof HttpError)
       return reply.code(error.statusCode).send(errorObject(error.statusCode, error.message));
@@ -117,6 +105,20 @@ export async function createHttpApp(
     errorResponseBuilder: () => ({ ...errorObject(429, errorMessages.tooManyRequests) }),
   });
   await app.register(websocket, { options: { maxPayload: 64 * 1024 } });
+  // After the websocket plugin, whose own onRequest hook must mark upgrades first so that a
+  // refused upgrade's socket is destroyed.
+  app.addHook('onRequest', async (request) => {
+    const access = request.routeOptions.config?.access;
+    if (!access || access === 'public') return;
+    const token =
+      bearerToken(request.headers.authorization) ??
+      (request.url.startsWith('/ws') ? (request.query as { token?: string }).token : undefined);
+    request.auth = await tokens.verify(token);
+    if (!request.auth) throw unauthorized();
+    if (access !== 'authenticated' && !request.auth.ability.can(access.action, access.subject))
+      throw forbidden();
+  });
+
   await app.register(swagger, {
     openapi: {
       info: { title: 'Omni Inbox API', version: appVersion },

@@ -84,6 +84,11 @@ export class JobQueue {
     return this.boss.getJobById(name, id);
   }
 
+  /** Names of the queues that run on a schedule. */
+  async scheduledNames(): Promise<string[]> {
+    return (await this.boss.getSchedules()).map((schedule) => schedule.name);
+  }
+
   async healthy(): Promise<boolean> {
     if (!this.started) return false;
     try {
