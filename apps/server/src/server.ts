@@ -11,6 +11,7 @@ import { registerIdentityJobs } from './modules/identity/identity.jobs';
 import { registerUserRoutes } from './modules/identity/user.routes';
 import { UserService } from './modules/identity/user.service';
 import { EventBus } from './platform/events/event-bus';
+import { registerEventJobs } from './platform/events/events.jobs';
 import { OutboxRelay } from './platform/events/outbox-relay';
 import { type App, createHttpApp } from './platform/http/app';
 import { AccessTokens } from './platform/http/authentication';
@@ -80,6 +81,7 @@ export async function startServer(config: AppConfig, options: ServerOptions = {}
 
   await bus.start();
   await queue.start();
+  await registerEventJobs(database.db, queue, config.EVENT_RETENTION_HOURS);
   await registerIdentityJobs(database.db, queue, relay);
   if (runWorkers) await relay.start();
 

@@ -52,8 +52,10 @@ describe('job queue', () => {
     expect(attempts[2] - attempts[1]).toBeGreaterThan(attempts[1] - attempts[0]);
   });
 
-  it('keeps the identity schedules', async () => {
-    expect(await server.queue.scheduledNames()).toContain('identity.prune-sessions');
+  it('keeps the platform and identity schedules', async () => {
+    expect(await server.queue.scheduledNames()).toEqual(
+      expect.arrayContaining(['identity.prune-sessions', 'platform.prune-events']),
+    );
   });
 });
 
