@@ -93,6 +93,7 @@ describe('HTTP failures', () => {
   it('sends security headers and echoes the request id', async () => {
     const response = await server.request('GET', '/api/health', { headers: { 'x-request-id': 'req-123' } });
     expect(response.status).toBe(200);
+    expect(response.headers.get('x-request-id')).toBe('req-123');
     expect(response.headers.get('x-content-type-options')).toBe('nosniff');
     expect(response.headers.get('content-security-policy')).toContain("default-src 'self'");
     expect(response.body).toMatchObject({ status: 'ok', database: { ok: true }, queue: { ok: true } });

@@ -62,6 +62,12 @@ export async function createHttpApp(
     }
   });
 
+  // The request id (taken from x-request-id when the caller sends one) goes back to the
+  // caller, so a support report can be matched with the server's log lines.
+  app.addHook('onSend', async (request, reply) => {
+    reply.header('x-request-id', request.id);
+  });
+
   app.setErrorHandler((error, request, reply) => {
     if (error instanceof HttpError)
       return reply.code(error.statusCode).send(errorObject(error.statusCode, error.message));

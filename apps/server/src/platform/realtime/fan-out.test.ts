@@ -4,6 +4,7 @@ import { createServer } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openSocket } from '../../test/socket-client';
 import { createTestDatabaseUrl } from '../../test/test-server';
@@ -42,9 +43,10 @@ describe.skipIf(!process.env.DATABASE_URL)('fan-out across processes (PostgreSQL
 
   beforeAll(async () => {
     database = await createTestDatabaseUrl();
-    for (let i = 0; i < 2; i += 1) {
+    // Two web processes serve HTTP and sockets; one worker process runs the jobs.
+    for (const role of ['web', 'web', 'worker']) {
       const port = await freePort();
-      const child = spawn(process.execPath, ['--import', 'tsx', mainFile], {
+      const child = spawn(process.execPath, ['--import', 'tsx', mainFile, `--role=${role}`], {
         env: {
           ...process.env,
           DATABASE_URL: database.url,
@@ -56,6 +58,7 @@ describe.skipIf(!process.env.DATABASE_URL)('fan-out across processes (PostgreSQL
         stdio: 'ignore',
       });
       children.push(child);
+      if (role === 'worker') continue;
       const base = `http://127.0.0.1:${port}`;
       bases.push(base);
       await waitForHealth(base, child);
@@ -93,5 +96,24 @@ describe.skipIf(!process.env.DATABASE_URL)('fan-out across processes (PostgreSQL
     expect(received.map((message) => message.payload?.status)).toEqual(['OFFLINE', 'OFFLINE']);
     expect(received[0].cursor).toBe(received[1].cursor);
     for (const socket of sockets) socket.socket.close();
+  });
+
+  it('runs jobs in the worker process: the sign-in is recorded on the user', async () => {
+    const admin = new pg.Client({ connectionString: database.url });
+    await admin.connect();
+    try {
+      const deadline = Date.now() + 30_000;
+      let recorded: Date | null = null;
+      while (!recorded && Date.now() < deadline) {
+        const result = await admin.query(
+          "select last_sign_in_at from users where email = 'agent1@demo.test'",
+        );
+        recorded = result.rows[0]?.last_sign_in_at ?? null;
+        if (!recorded) await new Promise((resolve) => setTimeout(resolve, 200));
+      }
+      expect(recorded).toBeInstanceOf(Date);
+    } finally {
+      await admin.end();
+    }
   });
 });
