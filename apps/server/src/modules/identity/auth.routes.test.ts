@@ -163,6 +163,11 @@ describe('sessions', () => {
       body: { refreshToken: pair.refreshToken },
     });
     expect(refresh.status).toBe(401);
+    const again = await server.login('agent2@demo.test');
+    const me = await server.request<{ user: { agentStatus: string } }>('GET', '/api/identity/users/me', {
+      token: again.accessToken,
+    });
+    expect(me.body.user.agentStatus).toBe('OFFLINE');
   });
 
   it('refuses a missing, forged or garbage bearer token', async () => {

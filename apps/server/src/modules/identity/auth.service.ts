@@ -110,8 +110,16 @@ export class AuthService {
     return outcome;
   }
 
+  /** Ends the session and takes the agent offline (core-inbox §4 Login). */
   async logout(caller: AuthContext): Promise<void> {
     await withTenant(this.db, caller.clientId, async (tx) => {
+      await updateUser(tx, caller.clientId, caller.userId, { agentStatus: 'OFFLINE' });
+      await appendEvent(tx, {
+        clientId: caller.clientId,
+        topic: eventTopics.agentStatusChanged,
+        rooms: [rooms.client(caller.clientId)],
+        payload: { userId: caller.userId, status: 'OFFLINE' },
+      });
       if (await revokeSession(tx, caller.clientId, caller.sessionId, 'signed out')) {
         await appendEvent(tx, {
           clientId: caller.clientId,

@@ -103,6 +103,8 @@ export async function createHttpApp(
         imgSrc: ["'self'", 'data:', 'blob:'],
         connectSrc: ["'self'", 'ws:', 'wss:'],
         fontSrc: ["'self'", 'data:'],
+        // Plain http on a LAN address must keep working for a laptop install.
+        upgradeInsecureRequests: null,
       },
     },
   });
@@ -148,8 +150,11 @@ export async function createHttpApp(
   }
 
   app.setNotFoundHandler((request, reply) => {
-    const isApi = request.url.startsWith('/api') || request.url.startsWith('/ws');
-    if (!isApi && serveWeb && (request.method === 'GET' || request.method === 'HEAD')) {
+    const pathname = request.url.split('?')[0];
+    const isApi = pathname.startsWith('/api') || pathname === '/ws';
+    // A missing file (an old chunk, a typo) is a 404; only page paths get the app.
+    const isFile = pathname.startsWith('/assets/') || /\.[a-z0-9]{1,8}$/i.test(pathname);
+    if (!isApi && !isFile && serveWeb && (request.method === 'GET' || request.method === 'HEAD')) {
       // The web app owns every other path: its router shows the page or its not-found screen.
       return reply.header('cache-control', 'no-cache').sendFile('index.html');
     }

@@ -1,0 +1,29 @@
+import { type AppAbility, canRead, matchRoute } from '@app/contracts';
+import { IconLock, IconUserCircle } from '@tabler/icons-react';
+
+/**
+ * The side menu. Only screens that exist are listed; each item's permission comes from
+ * the spec's route table, so the menu and the guard can never disagree.
+ */
+export const menuSections = [
+  {
+    labelKey: 'menu.settings',
+    items: [
+      { path: '/setting/account', labelKey: 'menu.account', icon: IconUserCircle },
+      { path: '/setting/self-change-password', labelKey: 'menu.changePassword', icon: IconLock },
+    ],
+  },
+] as const;
+
+export type MenuSection = (typeof menuSections)[number];
+export type MenuItem = MenuSection['items'][number];
+
+/** The sections and items this user may read; empty sections are dropped. */
+export function visibleMenu(ability: AppAbility): Array<{ labelKey: string; items: MenuItem[] }> {
+  return menuSections
+    .map((section) => ({
+      labelKey: section.labelKey,
+      items: section.items.filter((item) => canRead(ability, matchRoute(item.path)?.permission)),
+    }))
+    .filter((section) => section.items.length > 0);
+}

@@ -1,0 +1,92 @@
+import type { QueryClient } from '@tanstack/react-query';
+import { createRootRouteWithContext, createRoute, createRouter, redirect } from '@tanstack/react-router';
+import { getSession } from '../shared/session';
+import { AppShellLayout } from './app-shell-layout';
+import { lazyPage } from './lazy-page';
+import { ShellNotFoundPage, StandaloneNotFoundPage } from './not-found-page';
+import { PagePending } from './page-pending';
+import { RootLayout } from './root-layout';
+import { RouteErrorView } from './route-error-view';
+import { guardAppNavigation, landingPathFor, type RouterContext, safeRedirectTarget } from './route-guard';
+
+const rootRoute = createRootRouteWithContext<RouterContext>()({
+  component: RootLayout,
+  notFoundComponent: StandaloneNotFoundPage,
+});
+
+/** The spec sends the root and the main layout to /dashboard; the guard takes it from there. */
+const indexRoute = createRoute({
+  getParentRoute: () => rootRoute,
+  path: '/',
+  beforeLoad: () => {
+    throw redirect({ href: '/dashboard', replace: true });
+  },
+});
+
+const loginRoute = createRoute({
+  getParentRoute: () => rootRoute,
+  path: 'login',
+  validateSearch: (search: Record<string, unknown>): { redirect?: string } =>
+    typeof search.redirect === 'string' ? { redirect: search.redirect } : {},
+  beforeLoad: ({ search }) => {
+    const session = getSession();
+    if (session)
+      throw redirect({
+        href: safeRedirectTarget(search.redirect) ?? landingPathFor(session.ability),
+        replace: true,
+      });
+  },
+  component: lazyPage(() => import('../features/identity/login-page'), 'LoginPage'),
+});
+
+/** The main layout; its guard runs on every navigation to any path below it. */
+const appRoute = createRoute({
+  getParentRoute: () => rootRoute,
+  id: 'app',
+  beforeLoad: ({ location, preload, context }) => guardAppNavigation({ location, preload, context }),
+  component: AppShellLayout,
+});
+
+const accountRoute = createRoute({
+  getParentRoute: () => appRoute,
+  path: 'setting/account',
+  component: lazyPage(() => import('../features/settings/account-page'), 'AccountPage'),
+});
+
+const changePasswordRoute = createRoute({
+  getParentRoute: () => appRoute,
+  path: 'setting/self-change-password',
+  component: lazyPage(() => import('../features/settings/change-password-page'), 'ChangePasswordPage'),
+});
+
+/** Every other path the guard let through: not built yet, or unknown. */
+const notBuiltRoute = createRoute({
+  getParentRoute: () => appRoute,
+  path: '$',
+  component: ShellNotFoundPage,
+});
+
+export const routeTree = rootRoute.addChildren([
+  indexRoute,
+  loginRoute,
+  appRoute.addChildren([accountRoute, changePasswordRoute, notBuiltRoute]),
+]);
+
+export function createAppRouter(queryClient: QueryClient) {
+  return createRouter({
+    routeTree,
+    context: { queryClient },
+    defaultPreload: 'intent',
+    defaultPendingComponent: PagePending,
+    defaultErrorComponent: RouteErrorView,
+    scrollRestoration: true,
+  });
+}
+
+export type AppRouter = ReturnType<typeof createAppRouter>;
+
+declare module '@tanstack/react-router' {
+  interface Register {
+    router: AppRouter;
+  }
+}

@@ -1,0 +1,238 @@
+import { appVersion, type ErrorObject } from '@app/contracts';
+import {
+  Alert,
+  Box,
+  Button,
+  Group,
+  PasswordInput,
+  SimpleGrid,
+  Stack,
+  Text,
+  TextInput,
+  ThemeIcon,
+  Title,
+} from '@mantine/core';
+import {
+  IconAlertCircle,
+  IconArrowsShuffle,
+  IconAt,
+  IconLock,
+  IconMessages,
+  IconShieldLock,
+} from '@tabler/icons-react';
+import { useNavigate, useSearch } from '@tanstack/react-router';
+import { type FormEvent, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { landingPathFor, safeRedirectTarget } from '../../app/route-guard';
+import { toErrorObject } from '../../shared/api-client';
+import { BrandMark } from '../../shared/brand-mark';
+import { errorText } from '../../shared/i18n';
+import { LanguageSwitch } from '../../shared/language-switch';
+import { endSession, getSession } from '../../shared/session';
+import { usePageTitle } from '../../shared/use-page-title';
+import { signIn } from './identity.queries';
+
+const highlights = [
+  { icon: IconMessages, key: 'brand.highlightInbox' },
+  { icon: IconArrowsShuffle, key: 'brand.highlightTeam' },
+  { icon: IconShieldLock, key: 'brand.highlightSecure' },
+] as const;
+
+const channelKeys = [
+  'whatsapp',
+  'instagram',
+  'messenger',
+  'tokopedia',
+  'shopee',
+  'lazada',
+  'line',
+  'telegram',
+] as const;
+
+/** The brand pane: what the product is, for people who land here for the first time. */
+function BrandPane() {
+  const { t } = useTranslation();
+  return (
+    <Box
+      visibleFrom="md"
+      p={48}
+      style={{
+        position: 'relative',
+        overflow: 'hidden',
+        display: 'flex',
+        flexDirection: 'column',
+        justifyContent: 'space-between',
+        color: 'white',
+        background:
+          'radial-gradient(circle at 85% 10%, rgba(255,255,255,0.14), transparent 40%), linear-gradient(150deg, var(--mantine-color-brand-7) 0%, var(--mantine-color-brand-9) 70%, #044a37 100%)',
+      }}
+    >
+      <BrandMark inverted size="lg" />
+      <Stack gap="xl" maw={460}>
+        <Title order={2} c="white" fz={34} lh={1.2} fw={700} style={{ letterSpacing: '-0.02em' }}>
+          {t('brand.tagline')}
+        </Title>
+        <Text c="rgba(255,255,255,0.85)" fz="md" lh={1.6}>
+          {t('brand.pitch')}
+        </Text>
+        <Stack gap="md">
+          {highlights.map(({ icon: Icon, key }) => (
+            <Group key={key} gap="md" wrap="nowrap">
+              <ThemeIcon size={36} radius="md" variant="white" color="brand" aria-hidden>
+                <Icon size={20} stroke={1.8} />
+              </ThemeIcon>
+              <Text fw={500}>{t(key)}</Text>
+            </Group>
+          ))}
+        </Stack>
+        <Group gap={8}>
+          {channelKeys.map((channel) => (
+            <Text
+              key={channel}
+              size="xs"
+              fw={600}
+              px={10}
+              py={4}
+              style={{
+                borderRadius: 999,
+                background: 'rgba(255,255,255,0.14)',
+                border: '1px solid rgba(255,255,255,0.2)',
+              }}
+            >
+              {t(`channels.${channel}`)}
+            </Text>
+          ))}
+        </Group>
+      </Stack>
+      <Text size="sm" c="rgba(255,255,255,0.7)">
+        {t('brand.trust')}
+      </Text>
+    </Box>
+  );
+}
+
+/** Sign-in: e-mail and password; afterwards back to where the user was sent from, or the landing path. */
+export function LoginPage() {
+  const { t } = useTranslation();
+  const navigate = useNavigate();
+  const search = useSearch({ from: '/login' });
+  usePageTitle('login.pageTitle');
+
+  const [email, setEmail] = useState('');
+  const [password, setPassword] = useState('');
+  const [fieldErrors, setFieldErrors] = useState<{ email?: string; password?: string }>({});
+  const [failure, setFailure] = useState<ErrorObject | null>(null);
+  const [submitting, setSubmitting] = useState(false);
+
+  async function submit(event: FormEvent<HTMLFormElement>) {
+    event.preventDefault();
+    const errors = {
+      email: email.trim() ? undefined : 'login.emailRequired',
+      password: password ? undefined : 'login.passwordRequired',
+    };
+    setFieldErrors(errors);
+    setFailure(null);
+    if (errors.email || errors.password) return;
+
+    setSubmitting(true);
+    const result = await signIn({ email: email.trim(), password });
+    if (!result.ok) {
+      setSubmitting(false);
+      setFailure(result.error);
+      return;
+    }
+    const session = getSession();
+    if (!session) {
+      // The server answered with a token this build cannot read; staying signed in would
+      // leave the user bouncing between the guard and this form.
+      endSession('signed-out');
+      setSubmitting(false);
+      setFailure(toErrorObject(undefined, null));
+      return;
+    }
+    const target = safeRedirectTarget(search.redirect) ?? landingPathFor(session.ability);
+    // Replace, so Back from the first screen does not return to the sign-in form.
+    await navigate({ href: target, replace: true });
+  }
+
+  const year = new Date().getFullYear();
+  return (
+    <SimpleGrid cols={{ base: 1, md: 2 }} spacing={0} mih="100vh">
+      <BrandPane />
+      <Stack justify="space-between" p={{ base: 'lg', sm: 40 }} bg="white" mih="100vh">
+        <Group justify="space-between">
+          <Box hiddenFrom="md">
+            <BrandMark />
+          </Box>
+          <Box ml="auto">
+            <LanguageSwitch size="sm" />
+          </Box>
+        </Group>
+
+        <Box w="100%" maw={400} mx="auto">
+          <Stack gap={6} mb={32}>
+            <Title order={1} fz={28} fw={700} style={{ letterSpacing: '-0.02em' }}>
+              {t('login.title')}
+            </Title>
+            <Text c="dimmed">{t('login.subtitle')}</Text>
+          </Stack>
+
+          <form onSubmit={submit} noValidate>
+            <Stack gap="md">
+              {failure ? (
+                <Alert
+                  color="red"
+                  variant="light"
+                  radius="md"
+                  icon={<IconAlertCircle size={18} />}
+                  title={t('login.failedTitle')}
+                  role="alert"
+                  data-testid="login-error"
+                >
+                  {errorText(t, failure)}
+                </Alert>
+              ) : null}
+              <TextInput
+                label={t('login.email')}
+                placeholder={t('login.emailPlaceholder')}
+                name="email"
+                type="email"
+                autoComplete="username"
+                inputMode="email"
+                size="md"
+                leftSection={<IconAt size={18} stroke={1.6} />}
+                value={email}
+                onChange={(event) => setEmail(event.currentTarget.value)}
+                error={fieldErrors.email ? t(fieldErrors.email) : undefined}
+                autoFocus
+              />
+              <PasswordInput
+                label={t('login.password')}
+                placeholder={t('login.passwordPlaceholder')}
+                name="password"
+                autoComplete="current-password"
+                size="md"
+                leftSection={<IconLock size={18} stroke={1.6} />}
+                value={password}
+                onChange={(event) => setPassword(event.currentTarget.value)}
+                error={fieldErrors.password ? t(fieldErrors.password) : undefined}
+              />
+              <Button type="submit" size="md" fullWidth mt="sm" loading={submitting}>
+                {t('login.submit')}
+              </Button>
+            </Stack>
+          </form>
+        </Box>
+
+        <Group justify="space-between" gap="xs">
+          <Text size="xs" c="dimmed">
+            {t('brand.copyright', { year, brand: t('brand.name') })}
+          </Text>
+          <Text size="xs" c="dimmed">
+            {t('brand.version', { version: appVersion })}
+          </Text>
+        </Group>
+      </Stack>
+    </SimpleGrid>
+  );
+}

@@ -1,0 +1,242 @@
+import { type SocketServerMessage, socketReconnect, socketServerMessage } from '@app/contracts';
+
+export type RealtimeEvent = Extract<SocketServerMessage, { type: 'event' }>;
+export type RealtimeStatus = 'idle' | 'connecting' | 'open' | 'waiting' | 'failed';
+
+/** Close code the server uses when the token in the URL is missing, bad or expired. */
+export const unauthorizedCloseCode = 4401;
+
+/**
+ * Proxies and load balancers drop WebSockets that stay silent for about a minute; a ping
+ * well inside that keeps an idle inbox connected.
+ */
+const keepAliveIntervalMs = 25_000;
+
+/**
+ * The reconnect delays of one outage (core-inbox §4, §9): a minimum drawn at random
+ * between 1 and 5 s, growing by a factor of 1.3 per attempt, capped at 10 s. Attempts
+ * are counted from 1; past the last allowed attempt the answer is null (give up).
+ */
+export function createReconnectSchedule(random: () => number = Math.random) {
+  const spread = socketReconnect.minDelayToMs - socketReconnect.minDelayFromMs;
+  const minimumMs = Math.round(socketReconnect.minDelayFromMs + random() * spread);
+  return {
+    minimumMs,
+    delayFor(attempt: number): number | null {
+      if (attempt < 1 || attempt > socketReconnect.attempts) return null;
+      return Math.min(
+        Math.round(minimumMs * socketReconnect.factor ** (attempt - 1)),
+        socketReconnect.maxDelayMs,
+      );
+    },
+  };
+}
+
+/** The part of the browser's WebSocket the client uses; tests pass a fake with this shape. */
+export interface RealtimeSocket {
+  send(data: string): void;
+  close(code?: number, reason?: string): void;
+  onopen: ((event: unknown) => void) | null;
+  onmessage: ((event: { data: unknown }) => void) | null;
+  onclose: ((event: { code: number }) => void) | null;
+  onerror: ((event: unknown) => void) | null;
+}
+
+export interface RealtimeClientOptions {
+  /** The socket address for a token and the last cursor seen (null before the first). */
+  url: (token: string, cursor: string | null) => string;
+  getToken: () => string | null;
+  /** Called with the token that was refused; true when a new one is stored. */
+  refreshToken: (refusedToken: string) => Promise<boolean>;
+  /**
+   * True when the token has expired by its own claims. A refused upgrade reaches the
+   * browser only as an anonymous failure (code 1006), so this is how such a failure is
+   * recognised as an authentication problem rather than a network one.
+   */
+  isTokenExpired?: (token: string) => boolean;
+  onEvent?: (event: RealtimeEvent) => void;
+  /** The server could not replay what was missed: cached data must be fetched again. */
+  onResync?: () => void;
+  onStatus?: (status: RealtimeStatus) => void;
+  createSocket?: (url: string) => RealtimeSocket;
+  random?: () => number;
+}
+
+/**
+ * The chat socket: connects while a token exists, resumes from the last cursor after a
+ * drop, and reconnects by the spec's schedule until the attempts run out.
+ */
+export function createRealtimeClient(options: RealtimeClientOptions) {
+  const createSocket =
+    options.createSocket ?? ((url: string) => new WebSocket(url) as unknown as RealtimeSocket);
+  let running = false;
+  let socket: RealtimeSocket | null = null;
+  let cursor: string | null = null;
+  let attempts = 0;
+  let schedule = createReconnectSchedule(options.random);
+  let status: RealtimeStatus = 'idle';
+  const timers = new Set<ReturnType<typeof setTimeout>>();
+  let keepAlive: ReturnType<typeof setInterval> | null = null;
+
+  function setStatus(next: RealtimeStatus) {
+    if (next === status) return;
+    status = next;
+    options.onStatus?.(next);
+  }
+
+  function later(task: () => void, ms: number) {
+    const timer = setTimeout(() => {
+      timers.delete(timer);
+      task();
+    }, ms);
+    timers.add(timer);
+    return timer;
+  }
+
+  function cancel(timer: ReturnType<typeof setTimeout> | null) {
+    if (timer === null) return;
+    clearTimeout(timer);
+    timers.delete(timer);
+  }
+
+  function handleMessage(data: unknown) {
+    if (typeof data !== 'string') return;
+    let parsed: ReturnType<typeof socketServerMessage.safeParse>;
+    try {
+      parsed = socketServerMessage.safeParse(JSON.parse(data));
+    } catch {
+      return;
+    }
+    if (!parsed.success) return;
+    const message = parsed.data;
+    if (message.type === 'hello') {
+      // With a cursor of our own the server replays from it; taking the head cursor here
+      // would skip those events if the socket dropped mid-replay.
+      cursor ??= message.cursor;
+    } else if (message.type === 'event') {
+      cursor = message.cursor;
+      options.onEvent?.(message);
+    } else if (message.type === 'resync') {
+      cursor = message.cursor;
+      options.onResync?.();
+    }
+  }
+
+  function connect() {
+    if (!running) return;
+    const token = options.getToken();
+    if (!token) {
+      setStatus('idle');
+      return;
+    }
+    setStatus('connecting');
+    const current = createSocket(options.url(token, cursor));
+    socket = current;
+    let openedAt: number | null = null;
+    let uptimeTimer: ReturnType<typeof setTimeout> | null = null;
+
+    const connectTimer = later(() => {
+      if (openedAt !== null || socket !== current) return;
+      // A socket stuck in CONNECTING may never fire close by itself; treat it as failed now.
+      detach(current);
+      current.close();
+      afterClose(token, false, null);
+    }, socketReconnect.connectTimeoutMs);
+
+    current.onopen = () => {
+      if (socket !== current) return;
+      openedAt = Date.now();
+      cancel(connectTimer);
+      setStatus('open');
+      uptimeTimer = later(() => {
+        attempts = 0;
+      }, socketReconnect.resetAfterUptimeMs);
+      keepAlive = setInterval(() => current.send(JSON.stringify({ type: 'ping' })), keepAliveIntervalMs);
+    };
+    current.onmessage = (event) => handleMessage(event.data);
+    current.onerror = () => {
+      // The close event that follows carries the code; nothing to decide here.
+    };
+    current.onclose = (event) => {
+      if (socket !== current) return;
+      cancel(connectTimer);
+      cancel(uptimeTimer);
+      detach(current);
+      afterClose(token, openedAt !== null, event.code);
+    };
+  }
+
+  function detach(target: RealtimeSocket) {
+    target.onopen = null;
+    target.onmessage = null;
+    target.onclose = null;
+    target.onerror = null;
+    if (socket === target) socket = null;
+    if (keepAlive !== null) clearInterval(keepAlive);
+    keepAlive = null;
+  }
+
+  function afterClose(token: string, wasOpen: boolean, code: number | null) {
+    if (!running) return;
+    if (code === unauthorizedCloseCode || (!wasOpen && options.isTokenExpired?.(token))) {
+      setStatus('waiting');
+      void options.refreshToken(token).then(() => {
+        if (running && socket === null) retry(wasOpen);
+      });
+      return;
+    }
+    retry(wasOpen);
+  }
+
+  function retry(afterWorkingConnection: boolean) {
+    if (!options.getToken()) {
+      setStatus('idle');
+      return;
+    }
+    // A new outage starts from a fresh random minimum.
+    if (attempts === 0) schedule = createReconnectSchedule(options.random);
+    attempts += 1;
+    const backoff = schedule.delayFor(attempts);
+    if (backoff === null) {
+      setStatus('failed');
+      return;
+    }
+    // A connection that was working comes back quickly; repeated failures back off.
+    const delay = afterWorkingConnection && attempts === 1 ? socketReconnect.reconnectAfterCloseMs : backoff;
+    setStatus('waiting');
+    later(connect, delay);
+  }
+
+  function clearTimers() {
+    for (const timer of timers) clearTimeout(timer);
+    timers.clear();
+  }
+
+  return {
+    /** Connects (or reconnects after giving up) when a token exists. */
+    start() {
+      if (running && status !== 'failed') return;
+      running = true;
+      attempts = 0;
+      clearTimers();
+      connect();
+    },
+    /** Closes the socket for good, e.g. on sign-out. */
+    stop() {
+      running = false;
+      clearTimers();
+      const current = socket;
+      if (current) {
+        detach(current);
+        current.close(1000, 'client stopped');
+      }
+      setStatus('idle');
+    },
+    get cursor() {
+      return cursor;
+    },
+    get status() {
+      return status;
+    },
+  };
+}

@@ -1,0 +1,27 @@
+import { expect, test } from '@playwright/test';
+import { demoUsers, signIn } from '../support/demo';
+
+test('an agent opening /setting/admin lands on the default path with the forbidden snackbar', async ({
+  page,
+}) => {
+  await signIn(page, demoUsers.agent1);
+  await page.goto('/setting/admin');
+
+  await expect(page).toHaveURL(/\/customer-service\/inbox$/);
+  const snackbar = page.locator('[data-snackbar="top"]');
+  await expect(snackbar).toContainText('Anda tidak memiliki izin untuk mengakses menu ini.');
+  await expect(snackbar.getByRole('button', { name: 'Tutup' })).toBeVisible();
+  // It goes away by itself after 5000 ms.
+  await page.waitForTimeout(4000);
+  await expect(snackbar).toBeVisible();
+  await expect(snackbar).toHaveCount(0, { timeout: 3000 });
+});
+
+test('the forbidden snackbar closes with its x', async ({ page }) => {
+  await signIn(page, demoUsers.agent1);
+  await page.goto('/dashboard');
+  const snackbar = page.locator('[data-snackbar="top"]');
+  await expect(snackbar).toBeVisible();
+  await snackbar.getByRole('button', { name: 'Tutup' }).click();
+  await expect(snackbar).toHaveCount(0);
+});
