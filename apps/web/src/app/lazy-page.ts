@@ -67,7 +67,7 @@ export function lazyPage<Module extends Record<string, unknown>, Name extends ke
     return loading;
   }
 
-  // biome-ignore lint/correctness/noComponentHookFactories: called once per route at module load, so each screen keeps one stable component.
+  // Created once per route at module load, so each screen keeps one stable component.
   function LazyPage(props: object) {
     if (failure) throw failure;
     if (!component) use(load());
