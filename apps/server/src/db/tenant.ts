@@ -12,8 +12,10 @@ export async function withTenant<T>(
   work: (tx: Transaction) => Promise<T>,
 ): Promise<T> {
   return db.transaction(async (tx) => {
-    await tx.execute(sql`select set_config('app.client_id', ${clientId}, true)`);
-    await tx.execute(sql`set local role app_tenant`);
+    // One round trip: `role` is a setting too, so set_config(..., true) is SET LOCAL ROLE.
+    await tx.execute(
+      sql`select set_config('app.client_id', ${clientId}, true), set_config('role', 'app_tenant', true)`,
+    );
     return work(tx);
   });
 }

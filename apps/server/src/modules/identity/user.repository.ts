@@ -27,6 +27,20 @@ export async function findUserWithClientUnscoped(
   return row ? { user: row.users, client: row.clients } : undefined;
 }
 
+/** A user of the client together with the client, in one query. */
+export async function findUserWithClient(
+  db: Executor,
+  clientId: string,
+  userId: string,
+): Promise<{ user: UserRow; client: ClientRow } | undefined> {
+  const [row] = await db
+    .select()
+    .from(users)
+    .innerJoin(clients, eq(clients.id, users.clientId))
+    .where(and(eq(users.clientId, clientId), eq(users.id, userId)));
+  return row ? { user: row.users, client: row.clients } : undefined;
+}
+
 export async function findUser(db: Executor, clientId: string, userId: string): Promise<UserRow | undefined> {
   const [row] = await db
     .select()

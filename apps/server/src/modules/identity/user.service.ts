@@ -5,19 +5,18 @@ import { appendEvent, rooms } from '../../platform/events/outbox';
 import type { AuthContext } from '../../platform/http/authentication';
 import { notFound, unauthorized } from '../../platform/http/http-errors';
 import { presentMe, presentUser } from './identity-claims';
-import { findClient, findUser, listUsers, updateUser } from './user.repository';
+import { findUser, findUserWithClient, listUsers, updateUser } from './user.repository';
 
 /** Reads and changes users of the caller's own client, never another's. */
 export class UserService {
   constructor(private readonly db: Database) {}
 
   async me(caller: AuthContext): Promise<MeResponse> {
-    return withTenant(this.db, caller.clientId, async (tx) => {
-      const user = await findUser(tx, caller.clientId, caller.userId);
-      const client = await findClient(tx, caller.clientId);
-      if (!user || !client) throw unauthorized();
-      return presentMe(user, client);
-    });
+    const found = await withTenant(this.db, caller.clientId, (tx) =>
+      findUserWithClient(tx, caller.clientId, caller.userId),
+    );
+    if (!found) throw unauthorized();
+    return presentMe(found.user, found.client);
   }
 
   async list(caller: AuthContext, page: { limit: number; offset: number }) {

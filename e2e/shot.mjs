@@ -1,0 +1,15 @@
+import { chromium } from '@playwright/test';
+const browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: ['--headless','--no-sandbox','--disable-gpu','--disable-background-networking','--disable-component-update','--disable-sync','--no-first-run'] });
+const page = await browser.newPage({ viewport: { width: 1366, height: 768 } });
+await page.goto('http://127.0.0.1:3000/login');
+await page.fill('input[name="email"]', process.argv[2] ?? 'owner@demo.test');
+await page.fill('input[type="password"]', 'Demo1234!');
+await page.keyboard.press('Enter');
+await page.waitForURL(/customer-service/);
+await page.waitForTimeout(2000);
+await page.screenshot({ path: '/tmp/shots/landing.png' });
+console.log(page.url());
+await page.goto('http://127.0.0.1:3000/api/docs');
+await page.waitForTimeout(2000);
+await page.screenshot({ path: '/tmp/shots/docs.png' });
+await browser.close();
