@@ -33,6 +33,23 @@ describe('configuration', () => {
   });
 });
 
+describe('demo workspace', () => {
+  it('is not created with SEED_DEMO=false', async () => {
+    const server = await startTestServer({ env: { SEED_DEMO: 'false' } });
+    try {
+      expect(server.demoClientId).toBeNull();
+      const rows = await server.database.query<{ count: number }>('select count(*)::int as count from users');
+      expect(rows[0].count).toBe(0);
+      const login = await server.request('POST', '/api/identity/auth/login', {
+        body: { email: 'owner@demo.test', password: 'Demo1234!' },
+      });
+      expect(login.status).toBe(401);
+    } finally {
+      await server.close();
+    }
+  });
+});
+
 describe('restart', () => {
   it('keeps every row, the demo seed stays idempotent, and tokens stay valid', async () => {
     const dataDir = mkdtempSync(path.join(os.tmpdir(), 'omni-restart-'));

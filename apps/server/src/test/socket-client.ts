@@ -10,13 +10,16 @@ export type Message = {
 };
 
 /** A socket that records what it hears and can wait for a message that matches. */
-export async function openSocket(url: string): Promise<{
+export async function openSocket(
+  url: string,
+  headers: Record<string, string> = {},
+): Promise<{
   socket: WebSocket;
   messages: Message[];
   next(match: (message: Message) => boolean, timeoutMs?: number): Promise<Message>;
   closed: Promise<number>;
 }> {
-  const socket = new WebSocket(url);
+  const socket = new WebSocket(url, { headers });
   const messages: Message[] = [];
   const waiters: Array<{ match: (message: Message) => boolean; resolve: (message: Message) => void }> = [];
   socket.on('message', (data) => {

@@ -27,11 +27,19 @@ describe('/ws', () => {
     }
   });
 
+  it('accepts the token in an Authorization header too', async () => {
+    const { accessToken } = await server.login('owner@demo.test');
+    const live = await openSocket(`${wsBase}/ws`, { authorization: `Bearer ${accessToken}` });
+    const hello = await live.next((message) => message.type === 'hello');
+    expect(hello.cursor).toMatch(/^\d+$/);
+    live.socket.close();
+  });
+
   it('delivers an event to every socket of the client, with an increasing cursor', async () => {
     const owner = await server.login('owner@demo.test');
     const agent = await server.login('agent1@demo.test');
     const ownerSocket = await openSocket(`${wsBase}/ws?token=${owner.accessToken}`);
-    const agentSocket = await openSocket(`${wsBase}/ws`.replace('/ws', `/ws?token=${agent.accessToken}`));
+    const agentSocket = await openSocket(`${wsBase}/ws?token=${agent.accessToken}`);
     const hello = await ownerSocket.next((message) => message.type === 'hello');
     await agentSocket.next((message) => message.type === 'hello');
 
