@@ -8,7 +8,7 @@ import {
   passwordPolicy,
   type TokenPair,
 } from '@app/contracts';
-import type { Database } from '../../db/client';
+import type { Database, Executor } from '../../db/client';
 import { withTenant } from '../../db/tenant';
 import { appendEvent, rooms } from '../../platform/events/outbox';
 import type { AccessTokens, AuthContext } from '../../platform/http/authentication';
@@ -29,10 +29,23 @@ import {
   findClient,
   findUser,
   findUserForSignIn,
-  findUserWithClientUnscoped,
+  findUserWithClient,
   type UserRow,
   updateUser,
 } from './user.repository';
+
+/** Tells the session's sockets (and anything else listening) that it has ended. */
+function announceSessionRevoked(
+  tx: Executor,
+  event: { clientId: string; userId: string; sessionId: string; reason: string },
+): Promise<bigint> {
+  return appendEvent(tx, {
+    clientId: event.clientId,
+    topic: eventTopics.sessionRevoked,
+    rooms: [rooms.user(event.userId)],
+    payload: { sessionId: event.sessionId, reason: event.reason },
+  });
+}
 
 /** How many earlier passwords a new one may not repeat. */
 const passwordHistoryDepth = 5;
@@ -93,16 +106,16 @@ export class AuthService {
       if (!sessionIsOpen(session) || token.expiresAt <= new Date()) return 'closed' as const;
       if (token.usedAt || !(await markRefreshTokenUsed(tx, session.clientId, token.id))) {
         if (await revokeSession(tx, session.clientId, session.id, 'refresh token reused')) {
-          await appendEvent(tx, {
+          await announceSessionRevoked(tx, {
             clientId: session.clientId,
-            topic: eventTopics.sessionRevoked,
-            rooms: [rooms.user(session.userId)],
-            payload: { sessionId: session.id, reason: 'refresh token reused' },
+            userId: session.userId,
+            sessionId: session.id,
+            reason: 'refresh token reused',
           });
         }
         return 'reused' as const;
       }
-      const account = await findUserWithClientUnscoped(tx, session.userId);
+      const account = await findUserWithClient(tx, session.clientId, session.userId);
       if (account?.user.status !== 'ACTIVE') return 'closed' as const;
       return this.issuePair(tx, account.user, account.client, session.id, session.expiresAt);
     });
@@ -121,11 +134,11 @@ export class AuthService {
         payload: { userId: caller.userId, status: 'OFFLINE' },
       });
       if (await revokeSession(tx, caller.clientId, caller.sessionId, 'signed out')) {
-        await appendEvent(tx, {
+        await announceSessionRevoked(tx, {
           clientId: caller.clientId,
-          topic: eventTopics.sessionRevoked,
-          rooms: [rooms.user(caller.userId)],
-          payload: { sessionId: caller.sessionId, reason: 'signed out' },
+          userId: caller.userId,
+          sessionId: caller.sessionId,
+          reason: 'signed out',
         });
       }
     });
@@ -154,11 +167,11 @@ export class AuthService {
       });
       const revoked = await revokeUserSessions(tx, caller.clientId, caller.userId, 'password changed');
       for (const sessionId of revoked) {
-        await appendEvent(tx, {
+        await announceSessionRevoked(tx, {
           clientId: caller.clientId,
-          topic: eventTopics.sessionRevoked,
-          rooms: [rooms.user(caller.userId)],
-          payload: { sessionId, reason: 'password changed' },
+          userId: caller.userId,
+          sessionId: sessionId,
+          reason: 'password changed',
         });
       }
     });

@@ -14,19 +14,6 @@ export async function findUserForSignIn(db: Executor, email: string): Promise<Us
   return row;
 }
 
-/** A user and their client, by id, across clients (refreshing a session). */
-export async function findUserWithClientUnscoped(
-  db: Executor,
-  userId: string,
-): Promise<{ user: UserRow; client: ClientRow } | undefined> {
-  const [row] = await db
-    .select()
-    .from(users)
-    .innerJoin(clients, eq(clients.id, users.clientId))
-    .where(eq(users.id, userId));
-  return row ? { user: row.users, client: row.clients } : undefined;
-}
-
 /** A user of the client together with the client, in one query. */
 export async function findUserWithClient(
   db: Executor,
@@ -37,7 +24,9 @@ export async function findUserWithClient(
     .select()
     .from(users)
     .innerJoin(clients, eq(clients.id, users.clientId))
-    .where(and(eq(users.clientId, clientId), eq(users.id, userId)));
+    .where(
+      clientId === null ? eq(users.id, userId) : and(eq(users.clientId, clientId), eq(users.id, userId)),
+    );
   return row ? { user: row.users, client: row.clients } : undefined;
 }
 
