@@ -48,8 +48,10 @@ describe('job queue', () => {
     }, 30_000);
     expect(job.retryCount).toBe(2);
     expect(attempts).toHaveLength(3);
-    // Backoff: the second wait is longer than the first.
-    expect(attempts[2] - attempts[1]).toBeGreaterThan(attempts[1] - attempts[0]);
+    // Exponential backoff from a 1 s delay: the first retry waits at least 1 s, the second at
+    // least 2 s (without backoff both would wait about 1 s).
+    expect(attempts[1] - attempts[0]).toBeGreaterThanOrEqual(950);
+    expect(attempts[2] - attempts[1]).toBeGreaterThanOrEqual(1950);
   });
 
   it('keeps the platform and identity schedules', async () => {
