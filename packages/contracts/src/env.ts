@@ -4,7 +4,6 @@ const flag = z.enum(['true', 'false', '1', '0']).transform((value) => value === 
 
 /** The server's environment; an invalid value stops the start naming the variable. */
 export const serverEnv = z.object({
-  NODE_ENV: z.enum(['development', 'production', 'test']).default('production'),
   PORT: z.coerce.number().int().min(0).max(65535).default(3000),
   HOST: z.string().min(1).default('0.0.0.0'),
   DATA_DIR: z.string().min(1).default('./data'),
@@ -22,7 +21,6 @@ export const serverEnv = z.object({
   SEED_DEMO: flag.default(true),
   ROLE: z.enum(['all', 'web', 'worker']).default('all'),
   WEB_DIST: z.string().optional(),
-  DEFAULT_LANDING_PATH: z.string().startsWith('/').default('/customer-service/inbox'),
   EVENT_RETENTION_HOURS: z.coerce.number().int().min(1).default(72),
 });
 export type ServerEnv = z.infer<typeof serverEnv>;

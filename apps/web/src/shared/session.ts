@@ -95,12 +95,7 @@ export function getSession(): Session | null {
     ? {
         ...tokens,
         ...decoded,
-        ability: buildAbility({
-          role: decoded.claims.role,
-          accountCountry: decoded.claims.accountCountry,
-          featuresAccessPermissions: decoded.claims.featuresAccessPermissions,
-          featuresPermissions: decoded.claims.featuresPermissions,
-        }),
+        ability: buildAbility(decoded.claims),
       }
     : null;
   cached = { ...tokens, session };

@@ -48,12 +48,19 @@ export async function seedDemoWorkspace(db: Database): Promise<{ clientId: strin
     })
     .onConflictDoNothing({ target: clients.slug });
   const [client] = await db.select({ id: clients.id }).from(clients).where(eq(clients.slug, 'toko-demo'));
+  const existing = new Set(
+    (await db.select({ email: users.email }).from(users).where(eq(users.clientId, client.id))).map((row) =>
+      row.email.toLowerCase(),
+    ),
+  );
+  const missing = demoUsers.filter((user) => !existing.has(user.email));
+  // A restart finds every demo user in place and skips the argon2 hash altogether.
+  if (missing.length === 0) return { clientId: client.id, created: 0 };
   const passwordHash = await hashPassword(demoPassword);
-  let created = 0;
-  for (const user of demoUsers) {
-    const rows = await db
-      .insert(users)
-      .values({
+  const rows = await db
+    .insert(users)
+    .values(
+      missing.map((user) => ({
         clientId: client.id,
         email: user.email,
         name: user.name,
@@ -61,10 +68,10 @@ export async function seedDemoWorkspace(db: Database): Promise<{ clientId: strin
         passwordHash,
         featuresAccessName: user.featuresAccessName ?? null,
         permissionIndex: user.permissionIndex ?? null,
-      })
-      .onConflictDoNothing()
-      .returning({ id: users.id });
-    created += rows.length;
-  }
+      })),
+    )
+    .onConflictDoNothing()
+    .returning({ id: users.id });
+  const created = rows.length;
   return { clientId: client.id, created };
 }

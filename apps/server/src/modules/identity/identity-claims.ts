@@ -1,14 +1,10 @@
 import { type AccessTokenClaims, buildAbility, type MeResponse, type UserSummary } from '@app/contracts';
 import type { ClientRow, UserRow } from './user.repository';
 
-/** The access token's claims for a user of a client in a session. */
-export function claimsFor(user: UserRow, client: ClientRow, sessionId: string): AccessTokenClaims {
+/** What decides a user's access: their role, group and client (core-inbox §6). */
+function accessOf(user: UserRow, client: ClientRow) {
   return {
-    uid: user.id,
-    sid: sessionId,
     role: user.role,
-    clientId: client.id,
-    email: user.email,
     features: client.features,
     featuresAccessName: user.featuresAccessName,
     featuresAccessPermissions:
@@ -17,6 +13,17 @@ export function claimsFor(user: UserRow, client: ClientRow, sessionId: string): 
         : { userPermissionIndex: user.permissionIndex, clientPermissionIndex: client.permissionIndex },
     featuresPermissions: user.featuresPermissions,
     accountCountry: client.country,
+  };
+}
+
+/** The access token's claims for a user of a client in a session. */
+export function claimsFor(user: UserRow, client: ClientRow, sessionId: string): AccessTokenClaims {
+  return {
+    ...accessOf(user, client),
+    uid: user.id,
+    sid: sessionId,
+    clientId: client.id,
+    email: user.email,
     region: client.region,
     account: { sellerId: client.sellerId },
     sub: { clientTimezone: client.timezone },
@@ -37,13 +44,8 @@ export function presentUser(user: UserRow): UserSummary {
 
 /** users/me: the user, their client and what they may do. */
 export function presentMe(user: UserRow, client: ClientRow): MeResponse {
-  const claims = claimsFor(user, client, '00000000-0000-0000-0000-000000000000');
-  const ability = buildAbility({
-    role: user.role,
-    accountCountry: client.country,
-    featuresAccessPermissions: claims.featuresAccessPermissions,
-    featuresPermissions: claims.featuresPermissions,
-  });
+  const access = accessOf(user, client);
+  const ability = buildAbility(access);
   return {
     user: presentUser(user),
     client: {
@@ -54,10 +56,10 @@ export function presentMe(user: UserRow, client: ClientRow): MeResponse {
       region: client.region,
       sellerId: client.sellerId,
     },
-    features: claims.features,
-    featuresAccessName: claims.featuresAccessName,
-    featuresAccessPermissions: claims.featuresAccessPermissions,
-    featuresPermissions: claims.featuresPermissions,
+    features: access.features,
+    featuresAccessName: access.featuresAccessName,
+    featuresAccessPermissions: access.featuresAccessPermissions,
+    featuresPermissions: access.featuresPermissions,
     permissions: ability.rules.map((rule) => ({
       action: String(rule.action),
       subject: String(rule.subject),

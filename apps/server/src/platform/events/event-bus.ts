@@ -60,14 +60,9 @@ export class EventBus {
     return () => this.subscribers.delete(subscriber);
   }
 
-  private async deliver(payload: string): Promise<void> {
-    if (!/^\d+$/.test(payload)) return;
-    const [row] = await this.database.db
-      .select()
-      .from(outboxEvents)
-      .where(eq(outboxEvents.id, BigInt(payload)));
-    if (!row) return;
-    const event = toDelivered(row);
+  private async deliver(notification: string): Promise<void> {
+    const event = await this.eventOf(notification);
+    if (!event) return;
     for (const subscriber of this.subscribers) {
       try {
         subscriber(event);
@@ -75,6 +70,30 @@ export class EventBus {
         this.logger.error({ err: error, topic: event.topic }, 'event subscriber failed');
       }
     }
+  }
+
+  /** The event a notification carries, or, for one too large to carry, its row by id. */
+  private async eventOf(notification: string): Promise<DeliveredEvent | null> {
+    if (notification.startsWith('{')) {
+      const inline = JSON.parse(notification) as Omit<DeliveredEvent, 'cursor' | 'createdAt'> & {
+        id: string;
+        createdAt: string;
+      };
+      return {
+        cursor: BigInt(inline.id),
+        clientId: inline.clientId,
+        topic: inline.topic,
+        rooms: inline.rooms,
+        payload: inline.payload,
+        createdAt: new Date(inline.createdAt),
+      };
+    }
+    if (!/^\d+$/.test(notification)) return null;
+    const [row] = await this.database.db
+      .select()
+      .from(outboxEvents)
+      .where(eq(outboxEvents.id, BigInt(notification)));
+    return row ? toDelivered(row) : null;
   }
 
   /** Events of one client after a cursor, in any of the rooms, oldest first. */

@@ -14,13 +14,22 @@ export interface NewEvent {
   payload: Record<string, unknown>;
 }
 
+/** NOTIFY payloads must stay under 8000 bytes; a larger event is announced by its id alone. */
+const maxInlineNotification = 7000;
+
 /**
  * Writes the event beside the service's rows. NOTIFY is transactional: listeners hear of
- * the event only once the transaction commits, and never when it rolls back.
+ * the event only once the transaction commits, and never when it rolls back. The event
+ * itself travels in the notification, so no listening process has to read it back.
  */
 export async function appendEvent(tx: Executor, event: NewEvent): Promise<bigint> {
-  const [row] = await tx.insert(outboxEvents).values(event).returning({ id: outboxEvents.id });
-  await tx.execute(sql`select pg_notify(${eventChannel}, ${row.id.toString()})`);
+  const [row] = await tx
+    .insert(outboxEvents)
+    .values(event)
+    .returning({ id: outboxEvents.id, createdAt: outboxEvents.createdAt });
+  const inline = JSON.stringify({ ...event, id: row.id.toString(), createdAt: row.createdAt.toISOString() });
+  const notification = Buffer.byteLength(inline) <= maxInlineNotification ? inline : row.id.toString();
+  await tx.execute(sql`select pg_notify(${eventChannel}, ${notification})`);
   return row.id;
 }
 
@@ -28,5 +37,4 @@ export async function appendEvent(tx: Executor, event: NewEvent): Promise<bigint
 export const rooms = {
   client: (clientId: string) => `client:${clientId}`,
   user: (userId: string) => `user:${userId}`,
-  ticket: (ticketId: string) => `ticket:${ticketId}`,
 };

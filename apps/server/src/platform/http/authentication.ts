@@ -48,12 +48,7 @@ export class AccessTokens {
         role: claims.role,
         email: claims.email,
         claims,
-        ability: buildAbility({
-          role: claims.role,
-          accountCountry: claims.accountCountry,
-          featuresAccessPermissions: claims.featuresAccessPermissions,
-          featuresPermissions: claims.featuresPermissions,
-        }),
+        ability: buildAbility(claims),
       };
     } catch {
       return null;

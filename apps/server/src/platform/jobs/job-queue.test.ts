@@ -93,4 +93,28 @@ describe('outbox', () => {
     unsubscribe();
     expect(seen.map((event) => event.topic)).toEqual(['test.outbox.committed']);
   });
+
+  it('delivers an event too large for a notification by reading it back', async () => {
+    const clientId = server.demoClientId!;
+    const text = 'x'.repeat(20_000);
+    const received = new Promise<DeliveredEvent>((resolve) => {
+      const unsubscribe = server.bus.subscribe((event) => {
+        if (event.topic !== 'test.outbox.large') return;
+        unsubscribe();
+        resolve(event);
+      });
+    });
+    const id = await withTenant(server.database.db, clientId, (tx) =>
+      appendEvent(tx, {
+        clientId,
+        topic: 'test.outbox.large',
+        rooms: [`client:${clientId}`],
+        payload: { text },
+      }),
+    );
+    const event = await received;
+    expect(event.cursor).toBe(id);
+    expect(event.payload.text).toBe(text);
+    expect(event.rooms).toEqual([`client:${clientId}`]);
+  });
 });

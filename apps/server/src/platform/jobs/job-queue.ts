@@ -5,7 +5,7 @@ import type { DatabaseHandle } from '../../db/client';
 /** A job: its queue name, how it retries, and the handler that does the work. */
 export interface JobDefinition<Data extends object = Record<string, unknown>> {
   name: string;
-  handler: (data: Data, meta: { id: string; retryCount: number }) => Promise<void>;
+  handler: (data: Data) => Promise<void>;
   retryLimit?: number;
   /** Seconds before the first retry; doubled each time when retryBackoff is on. */
   retryDelay?: number;
@@ -66,7 +66,7 @@ export class JobQueue {
       { pollingIntervalSeconds: this.options.pollingIntervalSeconds ?? 1, batchSize: 1 },
       async ([job]) => {
         try {
-          await definition.handler(job.data, { id: job.id, retryCount: 0 });
+          await definition.handler(job.data);
         } catch (error) {
           this.logger.warn({ err: error, job: definition.name, jobId: job.id }, 'job failed; it will retry');
           throw error;
