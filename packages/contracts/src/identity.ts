@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { csPositions } from './inbox';
 import { permissionNames, roles } from './permissions';
 
 /** Passwords: at least 8 characters with letters and digits; other characters allowed (core-inbox §5). */
@@ -49,6 +50,8 @@ export const accessTokenClaims = z.object({
   region: z.string().nullable(),
   account: z.object({ sellerId: z.string().nullable() }),
   sub: z.object({ clientTimezone: z.string() }),
+  /** Customer-service position (core-inbox §6); decides which chats the user sees. */
+  csPosition: z.enum(csPositions).nullable().default(null),
 });
 export type AccessTokenClaims = z.infer<typeof accessTokenClaims>;
 
@@ -78,6 +81,7 @@ export const userSummary = z.object({
   role: z.enum(roles),
   status: z.enum(['ACTIVE', 'INACTIVE']),
   agentStatus: z.enum(['ONLINE', 'OFFLINE']),
+  csPosition: z.enum(csPositions).nullable(),
   createdAt: z.string(),
 });
 export type UserSummary = z.infer<typeof userSummary>;

@@ -1,7 +1,10 @@
 import { z } from 'zod';
 
-/** A room a socket listens in: a whole client, one user, or one ticket. */
-export const roomName = z.string().regex(/^(client|user|ticket):[0-9a-zA-Z-]{1,64}$/);
+/**
+ * A room a socket listens in: a whole client, one user, one ticket, everyone of a client
+ * who sees every chat (`inbox`), or everyone who sees the unassigned queue (`queue`).
+ */
+export const roomName = z.string().regex(/^(client|user|ticket|inbox|queue):[0-9a-zA-Z-]{1,64}$/);
 
 /** Messages a socket client sends. */
 export const socketClientMessage = z.discriminatedUnion('type', [

@@ -1,11 +1,30 @@
 import { type AppAbility, canRead, matchRoute } from '@app/contracts';
-import { IconLock, IconUserCircle } from '@tabler/icons-react';
+import {
+  IconHistory,
+  IconInbox,
+  IconLock,
+  IconMessageChatbot,
+  IconTable,
+  IconUserCircle,
+} from '@tabler/icons-react';
 
 /**
  * The side menu. Only screens that exist are listed; each item's permission comes from
  * the spec's route table, so the menu and the guard can never disagree.
  */
 export const menuSections = [
+  {
+    labelKey: 'menu.customerService',
+    items: [
+      { path: '/customer-service/inbox', labelKey: 'menu.inbox', icon: IconInbox },
+      { path: '/customer-service/ticket-view', labelKey: 'menu.ticketView', icon: IconTable },
+      { path: '/customer-service/chat-history', labelKey: 'menu.chatHistory', icon: IconHistory },
+    ],
+  },
+  {
+    labelKey: 'menu.channels',
+    items: [{ path: '/livechat/create', labelKey: 'menu.liveChat', icon: IconMessageChatbot }],
+  },
   {
     labelKey: 'menu.settings',
     items: [

@@ -59,6 +59,57 @@ const changePasswordRoute = createRoute({
   component: lazyPage(() => import('../features/settings/change-password-page'), 'ChangePasswordPage'),
 });
 
+const inboxRoute = createRoute({
+  getParentRoute: () => appRoute,
+  path: 'customer-service/inbox',
+  component: lazyPage(() => import('../features/inbox/inbox-page'), 'InboxPage'),
+});
+
+const ticketViewRoute = createRoute({
+  getParentRoute: () => appRoute,
+  path: 'customer-service/ticket-view',
+  component: lazyPage(() => import('../features/inbox/ticket-list/ticket-view-page'), 'TicketViewPage'),
+});
+
+/** The chat room needs the ticket (referenceId); without it the inbox is the place to be. */
+const chatRoomRoute = createRoute({
+  getParentRoute: () => appRoute,
+  path: 'customer-service/inbox-chatroom',
+  validateSearch: (search: Record<string, unknown>): { referenceId?: string } => {
+    const value = search.referenceId;
+    return typeof value === 'string' || typeof value === 'number' ? { referenceId: String(value) } : {};
+  },
+  beforeLoad: ({ search }) => {
+    if (!search.referenceId || !/^\d+$/.test(search.referenceId))
+      throw redirect({ href: '/customer-service/inbox', replace: true });
+  },
+  component: lazyPage(() => import('../features/inbox/chat-room/chat-room-page'), 'ChatRoomPage'),
+});
+
+const chatHistoryRoute = createRoute({
+  getParentRoute: () => appRoute,
+  path: 'customer-service/chat-history',
+  component: lazyPage(() => import('../features/inbox/search/chat-history-page'), 'ChatHistoryPage'),
+});
+
+const ticketSearchRoute = createRoute({
+  getParentRoute: () => appRoute,
+  path: 'customer-service/ticket-list',
+  component: lazyPage(() => import('../features/inbox/search/ticket-search-page'), 'TicketSearchPage'),
+});
+
+const livechatCreateRoute = createRoute({
+  getParentRoute: () => appRoute,
+  path: 'livechat/create',
+  component: lazyPage(() => import('../features/livechat/livechat-create-page'), 'LivechatCreatePage'),
+});
+
+const livechatEditRoute = createRoute({
+  getParentRoute: () => appRoute,
+  path: 'livechat/edit/$id',
+  component: lazyPage(() => import('../features/livechat/livechat-edit-page'), 'LivechatEditPage'),
+});
+
 /** Every other path the guard let through: not built yet, or unknown. */
 const notBuiltRoute = createRoute({
   getParentRoute: () => appRoute,
@@ -69,7 +120,18 @@ const notBuiltRoute = createRoute({
 export const routeTree = rootRoute.addChildren([
   indexRoute,
   loginRoute,
-  appRoute.addChildren([accountRoute, changePasswordRoute, notBuiltRoute]),
+  appRoute.addChildren([
+    accountRoute,
+    changePasswordRoute,
+    inboxRoute,
+    ticketViewRoute,
+    chatRoomRoute,
+    chatHistoryRoute,
+    ticketSearchRoute,
+    livechatCreateRoute,
+    livechatEditRoute,
+    notBuiltRoute,
+  ]),
 ]);
 
 export function createAppRouter(queryClient: QueryClient) {

@@ -4,6 +4,7 @@ import { useEffect } from 'react';
 import { meQueryKey } from '../features/identity/identity.queries';
 import { api } from '../shared/api-client';
 import { createRealtimeClient } from '../shared/realtime-client';
+import { realtimeEvents } from '../shared/realtime-events';
 import { decodeAccessToken, getSession } from '../shared/session';
 
 function socketUrl(token: string, cursor: string | null): string {
@@ -28,18 +29,24 @@ export function useRealtimeConnection(): void {
         const expiresAt = decodeAccessToken(token)?.expiresAt;
         return expiresAt != null && expiresAt <= Date.now();
       },
-      onResync: () => void queryClient.invalidateQueries(),
+      onResync: () => {
+        void queryClient.invalidateQueries();
+        realtimeEvents.publishResync();
+      },
       onEvent: (event) => {
         if (event.topic === eventTopics.agentStatusChanged)
           void queryClient.invalidateQueries({ queryKey: meQueryKey });
+        realtimeEvents.publish(event);
       },
     });
     client.start();
+    realtimeEvents.attachRoomJoiner((room) => client.joinRoom(room));
     // After the attempts run out, a returning network is the moment to try again.
     const retryWhenOnline = () => client.start();
     window.addEventListener('online', retryWhenOnline);
     return () => {
       window.removeEventListener('online', retryWhenOnline);
+      realtimeEvents.attachRoomJoiner(null);
       client.stop();
     };
   }, [queryClient]);

@@ -18,11 +18,28 @@ export function initialLanguage(): Language {
   return defaultLanguage;
 }
 
+/**
+ * Feature locale files, `locales/features/<feature>.<language>.json`, each holding one
+ * top-level key; they join the main file so that every feature writes its own strings.
+ */
+const featureLocales = import.meta.glob<Record<string, unknown>>('../locales/features/*.json', {
+  eager: true,
+  import: 'default',
+});
+
+function bundleOf(language: Language, base: Record<string, unknown>): Record<string, unknown> {
+  const bundle = { ...base };
+  for (const [file, content] of Object.entries(featureLocales)) {
+    if (file.endsWith(`.${language}.json`)) Object.assign(bundle, content);
+  }
+  return bundle;
+}
+
 /** Starts i18next with both locales bundled: they are small, and no screen waits for them. */
 export function initI18n(): typeof i18next {
   const lng = initialLanguage();
   void i18next.use(initReactI18next).init({
-    resources: { id: { translation: id }, en: { translation: en } },
+    resources: { id: { translation: bundleOf('id', id) }, en: { translation: bundleOf('en', en) } },
     lng,
     fallbackLng: defaultLanguage,
     supportedLngs: [...languages],

@@ -77,6 +77,8 @@ export function createRealtimeClient(options: RealtimeClientOptions) {
   let status: RealtimeStatus = 'idle';
   const timers = new Set<ReturnType<typeof setTimeout>>();
   let keepAlive: ReturnType<typeof setInterval> | null = null;
+  /** Rooms asked for (e.g. an open chat room); joined again after every reconnect. */
+  const rooms = new Map<string, number>();
 
   function setStatus(next: RealtimeStatus) {
     if (next === status) return;
@@ -152,6 +154,7 @@ export function createRealtimeClient(options: RealtimeClientOptions) {
         attempts = 0;
       }, socketReconnect.resetAfterUptimeMs);
       keepAlive = setInterval(() => current.send(JSON.stringify({ type: 'ping' })), keepAliveIntervalMs);
+      for (const room of rooms.keys()) current.send(JSON.stringify({ type: 'subscribe', room }));
     };
     current.onmessage = (event) => handleMessage(event.data);
     current.onerror = () => {
@@ -231,6 +234,24 @@ export function createRealtimeClient(options: RealtimeClientOptions) {
         current.close(1000, 'client stopped');
       }
       setStatus('idle');
+    },
+    /**
+     * Joins a room (such as `ticket:42`) while the returned function is not called; the
+     * room is joined again after each reconnect. Several callers may hold the same room.
+     */
+    joinRoom(room: string): () => void {
+      const holders = rooms.get(room) ?? 0;
+      rooms.set(room, holders + 1);
+      if (holders === 0 && status === 'open') socket?.send(JSON.stringify({ type: 'subscribe', room }));
+      return () => {
+        const left = (rooms.get(room) ?? 1) - 1;
+        if (left > 0) {
+          rooms.set(room, left);
+          return;
+        }
+        rooms.delete(room);
+        if (status === 'open') socket?.send(JSON.stringify({ type: 'unsubscribe', room }));
+      };
     },
     get cursor() {
       return cursor;

@@ -38,6 +38,8 @@ export const users = pgTable(
       .notNull()
       .default('ONLINE'),
     featuresAccessName: text('features_access_name'),
+    /** Customer-service position (core-inbox §6); null for users without inbox duties. */
+    csPosition: text('cs_position', { enum: ['SUPERVISOR_1', 'SUPERVISOR_2', 'CS_1', 'CS_2'] }),
     /** User side of the feature-access bit strings; null when the user has no feature-access group. */
     permissionIndex: text('permission_index'),
     featuresPermissions: jsonb('features_permissions')

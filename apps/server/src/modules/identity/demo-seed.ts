@@ -1,4 +1,4 @@
-import { bitString, type Role } from '@app/contracts';
+import { bitString, type CsPosition, type FeaturePermission, type Role } from '@app/contracts';
 import { eq } from 'drizzle-orm';
 import type { Database } from '../../db/client';
 import { clients, users } from '../../db/schema';
@@ -12,6 +12,8 @@ export const demoUsers: ReadonlyArray<{
   role: Role;
   featuresAccessName?: string;
   permissionIndex?: string;
+  csPosition?: CsPosition;
+  featuresPermissions?: FeaturePermission[];
 }> = [
   { email: 'owner@demo.test', name: 'Olivia Pemilik', role: 'OWN' },
   { email: 'admin@demo.test', name: 'Adi Admin', role: 'ADC' },
@@ -22,9 +24,12 @@ export const demoUsers: ReadonlyArray<{
     role: 'USC',
     featuresAccessName: 'Supervisor',
     permissionIndex: bitString([0, 1, 2, 9, 10]),
+    csPosition: 'SUPERVISOR_2',
+    // Supervisors work from the ticket table, which VIEW_FEATURE opens.
+    featuresPermissions: [{ name: 'VIEW_FEATURE', actions: ['READ'] }],
   },
-  { email: 'agent1@demo.test', name: 'Agus Agen', role: 'USC' },
-  { email: 'agent2@demo.test', name: 'Bunga Agen', role: 'USC' },
+  { email: 'agent1@demo.test', name: 'Agus Agen', role: 'USC', csPosition: 'CS_2' },
+  { email: 'agent2@demo.test', name: 'Bunga Agen', role: 'USC', csPosition: 'CS_2' },
 ];
 
 /** The demo client's switches: every feature-access bit, advanced search (29) included. */
@@ -68,6 +73,8 @@ export async function seedDemoWorkspace(db: Database): Promise<{ clientId: strin
         passwordHash,
         featuresAccessName: user.featuresAccessName ?? null,
         permissionIndex: user.permissionIndex ?? null,
+        csPosition: user.csPosition ?? null,
+        featuresPermissions: user.featuresPermissions ?? [],
       })),
     )
     .onConflictDoNothing()

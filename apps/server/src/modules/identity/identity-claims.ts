@@ -27,6 +27,7 @@ export function claimsFor(user: UserRow, client: ClientRow, sessionId: string): 
     region: client.region,
     account: { sellerId: client.sellerId },
     sub: { clientTimezone: client.timezone },
+    csPosition: user.csPosition,
   };
 }
 
@@ -38,6 +39,7 @@ export function presentUser(user: UserRow): UserSummary {
     role: user.role,
     status: user.status,
     agentStatus: user.agentStatus,
+    csPosition: user.csPosition,
     createdAt: user.createdAt.toISOString(),
   };
 }

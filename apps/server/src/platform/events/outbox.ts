@@ -37,4 +37,11 @@ export async function appendEvent(tx: Executor, event: NewEvent): Promise<bigint
 export const rooms = {
   client: (clientId: string) => `client:${clientId}`,
   user: (userId: string) => `user:${userId}`,
+  ticket: (ticketId: number | string) => `ticket:${ticketId}`,
+  /** Everyone of the client who sees every chat (owners, admins, supervisors). */
+  inbox: (clientId: string) => `inbox:${clientId}`,
+  /** Everyone of the client who sees the unassigned queue. */
+  queue: (clientId: string) => `queue:${clientId}`,
+  /** A live-chat visitor (one contact identity): their widget's sockets listen here. */
+  visitor: (contactIdentityId: string) => `visitor:${contactIdentityId}`,
 };

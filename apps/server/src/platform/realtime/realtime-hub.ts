@@ -8,6 +8,9 @@ import type { AuthContext } from '../http/authentication';
 /** Decides whether a signed-in user may join a room of a kind (e.g. one ticket). */
 export type RoomAuthorizer = (auth: AuthContext, id: string) => Promise<boolean>;
 
+/** Rooms a module puts every new socket of a user in, beside its client and user rooms. */
+export type ConnectionRooms = (auth: AuthContext) => string[];
+
 interface Connection {
   socket: WebSocket;
   auth: AuthContext;
@@ -28,6 +31,7 @@ export const maxReplayEvents = 500;
 export class RealtimeHub {
   private readonly connections = new Set<Connection>();
   private readonly authorizers = new Map<string, RoomAuthorizer>();
+  private readonly connectionRooms: ConnectionRooms[] = [];
   private readonly unsubscribe: () => void;
 
   constructor(
@@ -42,6 +46,11 @@ export class RealtimeHub {
     this.authorizers.set(kind, authorizer);
   }
 
+  /** Adds rooms to every socket that connects from now on (e.g. the inbox's visibility rooms). */
+  addConnectionRooms(rooms: ConnectionRooms): void {
+    this.connectionRooms.push(rooms);
+  }
+
   get size(): number {
     return this.connections.size;
   }
@@ -51,7 +60,11 @@ export class RealtimeHub {
     const connection: Connection = {
       socket,
       auth,
-      rooms: new Set([rooms.client(auth.clientId), rooms.user(auth.userId)]),
+      rooms: new Set([
+        rooms.client(auth.clientId),
+        rooms.user(auth.userId),
+        ...this.connectionRooms.flatMap((roomsOf) => roomsOf(auth)),
+      ]),
       lastCursor: 0n,
       pending: [],
     };

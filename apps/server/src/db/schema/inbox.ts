@@ -1,0 +1,323 @@
+import type { ChannelCode } from '@app/contracts';
+import { sql } from 'drizzle-orm';
+import {
+  bigint,
+  index,
+  integer,
+  jsonb,
+  pgTable,
+  primaryKey,
+  smallint,
+  text,
+  timestamp,
+  uniqueIndex,
+  uuid,
+} from 'drizzle-orm/pg-core';
+import { clients, users } from './identity';
+
+const tenant = () =>
+  uuid('client_id')
+    .notNull()
+    .references(() => clients.id, { onDelete: 'cascade' });
+const createdAt = () => timestamp('created_at', { withTimezone: true }).notNull().defaultNow();
+const updatedAt = () => timestamp('updated_at', { withTimezone: true }).notNull().defaultNow();
+
+/** One connected channel of a client: a WhatsApp number, an Instagram account, a live-chat widget. */
+export const channelAccounts = pgTable(
+  'channel_accounts',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    clientId: tenant(),
+    channel: text('channel').$type<ChannelCode>().notNull(),
+    name: text('name').notNull(),
+    status: text('status', { enum: ['CONNECTED', 'NOT_CONNECTED', 'DISCONNECTED'] })
+      .notNull()
+      .default('NOT_CONNECTED'),
+    connectedAt: timestamp('connected_at', { withTimezone: true }),
+    /** Channel-specific settings that are not secret. */
+    config: jsonb('config').$type<Record<string, unknown>>().notNull().default(sql`'{}'::jsonb`),
+    createdAt: createdAt(),
+    deletedAt: timestamp('deleted_at', { withTimezone: true }),
+  },
+  (table) => [index('channel_accounts_client_idx').on(table.clientId, table.channel)],
+);
+
+/** A customer: one person, whatever channels they write from. */
+export const contacts = pgTable(
+  'contacts',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    clientId: tenant(),
+    name: text('name').notNull(),
+    phone: text('phone'),
+    email: text('email'),
+    avatarUrl: text('avatar_url'),
+    notes: text('notes'),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (table) => [
+    index('contacts_client_idx').on(table.clientId, table.createdAt),
+    index('contacts_name_trgm_idx').using('gin', sql`lower(${table.name}) gin_trgm_ops`),
+  ],
+);
+
+/** How a contact is known on one channel account (a phone number, a PSID, a visitor id). */
+export const contactIdentities = pgTable(
+  'contact_identities',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    clientId: tenant(),
+    contactId: uuid('contact_id')
+      .notNull()
+      .references(() => contacts.id, { onDelete: 'cascade' }),
+    channelAccountId: uuid('channel_account_id')
+      .notNull()
+      .references(() => channelAccounts.id, { onDelete: 'cascade' }),
+    externalId: text('external_id').notNull(),
+    createdAt: createdAt(),
+  },
+  (table) => [
+    uniqueIndex('contact_identities_external_unique').on(table.channelAccountId, table.externalId),
+    index('contact_identities_contact_idx').on(table.contactId),
+  ],
+);
+
+/** The thread between one contact identity and one channel account. */
+export const chatRooms = pgTable(
+  'chat_rooms',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    clientId: tenant(),
+    channelAccountId: uuid('channel_account_id')
+      .notNull()
+      .references(() => channelAccounts.id, { onDelete: 'cascade' }),
+    channel: text('channel').$type<ChannelCode>().notNull(),
+    contactId: uuid('contact_id')
+      .notNull()
+      .references(() => contacts.id, { onDelete: 'cascade' }),
+    contactIdentityId: uuid('contact_identity_id')
+      .notNull()
+      .references(() => contactIdentities.id, { onDelete: 'cascade' }),
+    name: text('name').notNull(),
+    customerPhoneNumber: text('customer_phone_number'),
+    currentTicketId: bigint('current_ticket_id', { mode: 'number' }),
+    lastMessageAt: timestamp('last_message_at', { withTimezone: true }),
+    createdAt: createdAt(),
+  },
+  (table) => [uniqueIndex('chat_rooms_identity_unique').on(table.contactIdentityId)],
+);
+
+/**
+ * One conversation in a room, from the customer's first message until it is closed or
+ * resolved. Customer fields are copied here so the list and search never join contacts.
+ */
+export const tickets = pgTable(
+  'tickets',
+  {
+    id: bigint('id', { mode: 'number' }).primaryKey().generatedAlwaysAsIdentity(),
+    clientId: tenant(),
+    roomId: uuid('room_id')
+      .notNull()
+      .references(() => chatRooms.id, { onDelete: 'cascade' }),
+    contactId: uuid('contact_id')
+      .notNull()
+      .references(() => contacts.id, { onDelete: 'cascade' }),
+    channelAccountId: uuid('channel_account_id').notNull(),
+    channel: text('channel').$type<ChannelCode>().notNull(),
+    status: text('status', { enum: ['UNASSIGNED', 'ASSIGNED', 'CLOSED', 'RESOLVED'] })
+      .notNull()
+      .default('UNASSIGNED'),
+    priority: smallint('priority').notNull().default(3),
+    categoryId: uuid('category_id'),
+    tags: text('tags').array().notNull().default(sql`'{}'::text[]`),
+    remarks: text('remarks'),
+    subject: text('subject'),
+    groupId: uuid('group_id'),
+    assigneeId: uuid('assignee_id').references(() => users.id, { onDelete: 'set null' }),
+    submitterId: uuid('submitter_id'),
+    createdBy: uuid('created_by'),
+    closedBy: uuid('closed_by'),
+    customerName: text('customer_name').notNull(),
+    customerPhone: text('customer_phone'),
+    customerEmail: text('customer_email'),
+    lastMessageAt: timestamp('last_message_at', { withTimezone: true }).notNull().defaultNow(),
+    lastMessagePreview: text('last_message_preview').notNull().default(''),
+    lastCustomerMessageAt: timestamp('last_customer_message_at', { withTimezone: true }),
+    /** Set on channels with an expiry: 24 hours after the last customer message. */
+    expiresAt: timestamp('expires_at', { withTimezone: true }),
+    /** Customer messages not yet read by an agent. */
+    unreadCount: integer('unread_count').notNull().default(0),
+    createdAt: createdAt(),
+    closedAt: timestamp('closed_at', { withTimezone: true }),
+    updatedAt: updatedAt(),
+  },
+  (table) => [
+    index('tickets_client_created_idx').on(table.clientId, table.createdAt.desc(), table.id.desc()),
+    index('tickets_client_status_created_idx').on(
+      table.clientId,
+      table.status,
+      table.createdAt.desc(),
+      table.id.desc(),
+    ),
+    index('tickets_client_status_activity_idx').on(
+      table.clientId,
+      table.status,
+      table.lastMessageAt.desc(),
+      table.id.desc(),
+    ),
+    index('tickets_client_assignee_activity_idx').on(
+      table.clientId,
+      table.assigneeId,
+      table.lastMessageAt.desc(),
+      table.id.desc(),
+    ),
+    index('tickets_client_closed_idx').on(table.clientId, table.closedAt.desc(), table.id.desc()),
+    index('tickets_room_idx').on(table.roomId, table.id.desc()),
+    index('tickets_contact_idx').on(table.contactId, table.createdAt.desc()),
+    index('tickets_tags_idx').using('gin', table.tags),
+    index('tickets_customer_name_trgm_idx').using('gin', sql`lower(${table.customerName}) gin_trgm_ops`),
+    index('tickets_customer_phone_trgm_idx').using('gin', sql`${table.customerPhone} gin_trgm_ops`),
+    /** At most one open ticket per room: a second concurrent first message cannot open another. */
+    uniqueIndex('tickets_one_open_per_room')
+      .on(table.roomId)
+      .where(sql`status in ('UNASSIGNED', 'ASSIGNED')`),
+  ],
+);
+
+/** A message in a room and ticket: public or internal, inbound or outbound. */
+export const messages = pgTable(
+  'messages',
+  {
+    id: bigint('id', { mode: 'number' }).primaryKey().generatedAlwaysAsIdentity(),
+    clientId: tenant(),
+    roomId: uuid('room_id')
+      .notNull()
+      .references(() => chatRooms.id, { onDelete: 'cascade' }),
+    ticketId: bigint('ticket_id', { mode: 'number' }).notNull(),
+    channelAccountId: uuid('channel_account_id').notNull(),
+    kind: text('kind', { enum: ['PublicMessage', 'InternalMessage'] }).notNull(),
+    direction: text('direction', { enum: ['INBOUND', 'OUTBOUND'] }).notNull(),
+    senderType: text('sender_type', { enum: ['CUSTOMER', 'AGENT', 'SYSTEM'] }).notNull(),
+    senderId: text('sender_id'),
+    senderName: text('sender_name').notNull(),
+    /** Who made the client message id: `user:<id>` or `identity:<id>`. */
+    senderRef: text('sender_ref').notNull(),
+    text: text('text').notNull().default(''),
+    attachments: jsonb('attachments')
+      .$type<Array<{ id: string; name: string; mime: string; size: number; url?: string }>>()
+      .notNull()
+      .default(sql`'[]'::jsonb`),
+    quotedMessageId: bigint('quoted_message_id', { mode: 'number' }),
+    status: text('status', { enum: ['PENDING', 'SENT', 'DELIVERED', 'READ', 'FAILED'] }).notNull(),
+    failureReason: text('failure_reason'),
+    providerMessageId: text('provider_message_id'),
+    clientMessageId: text('client_message_id'),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (table) => [
+    index('messages_room_idx').on(table.roomId, table.id.desc()),
+    index('messages_ticket_idx').on(table.ticketId, table.id),
+    uniqueIndex('messages_provider_unique')
+      .on(table.channelAccountId, table.providerMessageId)
+      .where(sql`provider_message_id is not null`),
+    uniqueIndex('messages_client_message_unique')
+      .on(table.clientId, table.senderRef, table.clientMessageId)
+      .where(sql`client_message_id is not null`),
+    index('messages_text_search_idx').using('gin', sql`to_tsvector('simple', ${table.text})`),
+  ],
+);
+
+/** Open-ticket counters per scope (`all`, `unassigned`, `user:<id>`), kept by a trigger. */
+export const ticketCounters = pgTable(
+  'ticket_counters',
+  {
+    clientId: tenant(),
+    scope: text('scope').notNull(),
+    count: integer('count').notNull().default(0),
+  },
+  (table) => [primaryKey({ columns: [table.clientId, table.scope] })],
+);
+
+/** Ticket categories a client defines. */
+export const ticketCategories = pgTable(
+  'ticket_categories',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    clientId: tenant(),
+    name: text('name').notNull(),
+    description: text('description'),
+    createdAt: createdAt(),
+    deletedAt: timestamp('deleted_at', { withTimezone: true }),
+  },
+  (table) => [
+    uniqueIndex('ticket_categories_name_unique')
+      .on(table.clientId, sql`lower(${table.name})`)
+      .where(sql`deleted_at is null`),
+  ],
+);
+
+/** Per-user inbox preferences: the ticket list's column set. */
+export const inboxPreferences = pgTable('inbox_preferences', {
+  userId: uuid('user_id')
+    .primaryKey()
+    .references(() => users.id, { onDelete: 'cascade' }),
+  clientId: tenant(),
+  ticketColumns: text('ticket_columns').array(),
+  updatedAt: updatedAt(),
+});
+
+/** An uploaded file: an agent's attachment, a visitor's image, a widget logo. */
+export const mediaFiles = pgTable(
+  'media_files',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    clientId: tenant(),
+    /** `user:<id>` or `identity:<id>`: who may attach it. */
+    ownerRef: text('owner_ref').notNull(),
+    name: text('name').notNull(),
+    mime: text('mime').notNull(),
+    size: bigint('size', { mode: 'number' }).notNull().default(0),
+    status: text('status', { enum: ['PENDING', 'READY'] })
+      .notNull()
+      .default('PENDING'),
+    createdAt: createdAt(),
+  },
+  (table) => [index('media_files_client_idx').on(table.clientId, table.createdAt)],
+);
+
+/** Live-chat widget settings (commerce: live chat widget), one per LVC channel account. */
+export const livechatWidgets = pgTable(
+  'livechat_widgets',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    clientId: tenant(),
+    channelAccountId: uuid('channel_account_id')
+      .notNull()
+      .references(() => channelAccounts.id, { onDelete: 'cascade' }),
+    name: text('name').notNull(),
+    domain: text('domain').notNull(),
+    logoFileId: uuid('logo_file_id'),
+    colour: text('colour').notNull(),
+    onlineTitle: text('online_title').notNull(),
+    onlineMessage: text('online_message').notNull(),
+    offlineTitle: text('offline_title').notNull(),
+    offlineMessage: text('offline_message').notNull(),
+    prechatFields: jsonb('prechat_fields')
+      .$type<Array<{ label: string; customizedData: string; required: boolean }>>()
+      .notNull()
+      .default(sql`'[]'::jsonb`),
+    consentText: text('consent_text').notNull(),
+    connectedAt: timestamp('connected_at', { withTimezone: true }),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+    deletedAt: timestamp('deleted_at', { withTimezone: true }),
+  },
+  (table) => [
+    uniqueIndex('livechat_widgets_domain_unique')
+      .on(sql`lower(${table.domain})`)
+      .where(sql`deleted_at is null`),
+    uniqueIndex('livechat_widgets_account_unique').on(table.channelAccountId),
+  ],
+);
