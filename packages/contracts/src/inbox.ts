@@ -169,6 +169,8 @@ export const ticketFilterQuery = z.object({
   priority: csv(z.coerce.number().int().min(1).max(3)).optional(),
   categoryId: z.string().uuid().optional(),
   keyword: z.string().trim().max(200).optional(),
+  /** Newest created first (the ticket table) or latest activity first (the inbox). */
+  sort: z.enum(['createdAt', 'lastMessageAt']).default('createdAt'),
   /** Opaque keyset cursor from the previous page. */
   cursor: z.string().max(200).optional(),
   pageSize: z.coerce.number().int().min(1).max(inboxLimits.pageSizeMax).default(inboxLimits.pageSizeDefault),

@@ -321,3 +321,48 @@ export const livechatWidgets = pgTable(
     uniqueIndex('livechat_widgets_account_unique').on(table.channelAccountId),
   ],
 );
+
+/** Chat-service configuration (core-inbox §3): every switch defaults to off. */
+export const inboxConfigurations = pgTable('inbox_configurations', {
+  clientId: uuid('client_id')
+    .primaryKey()
+    .references(() => clients.id, { onDelete: 'cascade' }),
+  featureCs: integer('feature_cs').notNull().default(0),
+  isAutoAssignFeature: integer('is_auto_assign_feature').notNull().default(0),
+  isDisplayChatroomEmoji: integer('is_display_chatroom_emoji').notNull().default(0),
+  isDisplayChatroomAttachment: integer('is_display_chatroom_attachment').notNull().default(0),
+  isDisplayChatroomCsName: integer('is_display_chatroom_cs_name').notNull().default(0),
+  updatedAt: updatedAt(),
+});
+
+/** A group of agents a chat can be transferred to (its management screens come with team operations). */
+export const agentGroups = pgTable(
+  'agent_groups',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    clientId: tenant(),
+    name: text('name').notNull(),
+    description: text('description'),
+    isDefault: integer('is_default').notNull().default(0),
+    createdAt: createdAt(),
+    deletedAt: timestamp('deleted_at', { withTimezone: true }),
+  },
+  (table) => [index('agent_groups_client_idx').on(table.clientId)],
+);
+
+export const agentGroupMembers = pgTable(
+  'agent_group_members',
+  {
+    clientId: tenant(),
+    groupId: uuid('group_id')
+      .notNull()
+      .references(() => agentGroups.id, { onDelete: 'cascade' }),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+  },
+  (table) => [
+    primaryKey({ columns: [table.groupId, table.userId] }),
+    index('agent_group_members_user_idx').on(table.userId),
+  ],
+);
