@@ -4,8 +4,8 @@ import { notFound, type ParsedLocation, redirect } from '@tanstack/react-router'
 import i18next from 'i18next';
 import { walletQueryOptions } from '../features/wallet/wallet.queries';
 import { getSession } from '../shared/session';
+import { showSnackbar } from '../shared/snackbar-store';
 import { visibleMenu } from './menu-items';
-import { showSnackbar } from './snackbar-store';
 
 export interface RouterContext {
   queryClient: QueryClient;

@@ -2,9 +2,9 @@ import { isPublicPath } from '@app/contracts';
 import type { QueryClient } from '@tanstack/react-query';
 import i18next from 'i18next';
 import { onSessionEnded, watchOtherTabs } from '../shared/session';
+import { showSnackbar } from '../shared/snackbar-store';
 import { showInfoDialog } from './info-dialog-store';
 import type { AppRouter } from './router';
-import { showSnackbar } from './snackbar-store';
 
 /**
  * What happens when a session ends (core-inbox §4): cached data of the old user is

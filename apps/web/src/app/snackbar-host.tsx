@@ -10,7 +10,7 @@ import {
   type SnackbarPosition,
   type SnackbarTone,
   useSnackbars,
-} from './snackbar-store';
+} from '../shared/snackbar-store';
 
 const toneColor: Record<SnackbarTone, string> = {
   info: 'brand',

@@ -2,9 +2,9 @@ import type { MeResponse } from '@app/contracts';
 import { Badge, Group, Switch } from '@mantine/core';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
-import { showSnackbar } from '../../app/snackbar-store';
 import { dataOrThrow, errorObjectOf } from '../../shared/api-client';
 import { errorText } from '../../shared/i18n';
+import { showSnackbar } from '../../shared/snackbar-store';
 import { type AgentStatus, meQueryKey, meQueryOptions, setAgentStatus } from './identity.queries';
 
 /**
