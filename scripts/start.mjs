@@ -1,5 +1,6 @@
-// npm start: builds the web app when its build is missing, then serves web app, API and
-// socket from one process on the embedded database (or PostgreSQL with DATABASE_URL).
+// npm start: builds the web app and the live-chat widget when their builds are missing,
+// then serves web app, API and socket from one process on the embedded database (or
+// PostgreSQL with DATABASE_URL).
 import { spawn, spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import path from 'node:path';
@@ -7,6 +8,14 @@ import { fileURLToPath } from 'node:url';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const webIndex = path.join(root, 'apps/web/dist/index.html');
+const widgetScript = path.join(root, 'apps/widget/dist/widget.js');
+
+// The live-chat widget is one small file the server hands out at /widget.js.
+if (!existsSync(widgetScript)) {
+  console.log('Building the live-chat widget (first start)...');
+  const build = spawnSync('npm', ['run', 'build', '-w', 'apps/widget'], { cwd: root, stdio: 'inherit' });
+  if (build.status !== 0) process.exit(build.status ?? 1);
+}
 
 if (!existsSync(webIndex) && !process.env.WEB_DIST) {
   console.log('Building the web app (first start)...');

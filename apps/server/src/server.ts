@@ -3,6 +3,8 @@ import pino from 'pino';
 import type { AppConfig } from './config';
 import { type DatabaseHandle, openDatabase } from './db/client';
 import { registerWalletRoutes } from './modules/billing/wallet.routes';
+import { LiveChatAdapter } from './modules/channels/adapters/lvc/lvc.adapter';
+import { ChannelRegistry } from './modules/channels/channel-adapter';
 import { registerHealthRoutes } from './modules/health/health.routes';
 import { registerAuthRoutes } from './modules/identity/auth.routes';
 import { AuthService } from './modules/identity/auth.service';
@@ -10,6 +12,24 @@ import { seedDemoWorkspace } from './modules/identity/demo-seed';
 import { registerIdentityJobs } from './modules/identity/identity.jobs';
 import { registerUserRoutes } from './modules/identity/user.routes';
 import { UserService } from './modules/identity/user.service';
+import type { ConversationService } from './modules/inbox/conversation.service';
+import { seedDemoInbox } from './modules/inbox/demo-inbox-seed';
+import { createInbox } from './modules/inbox/inbox.module';
+import { registerInboxViewRoutes } from './modules/inbox/inbox-views.routes';
+import { InboxViewsService } from './modules/inbox/inbox-views.service';
+import { registerTicketExportRoutes } from './modules/inbox/ticket-export.routes';
+import { TicketExportService } from './modules/inbox/ticket-export.service';
+import { registerTicketListRoutes } from './modules/inbox/ticket-list.routes';
+import { TicketQueryService } from './modules/inbox/ticket-query.service';
+import { registerTicketSearchRoutes } from './modules/inbox/ticket-search.routes';
+import { TicketSearchService } from './modules/inbox/ticket-search.service';
+import { seedDemoLivechat } from './modules/livechat/livechat-demo.seed';
+import { registerLivechatPublicRoutes } from './modules/livechat/livechat-public.routes';
+import { registerLivechatWidgetRoutes } from './modules/livechat/livechat-widget.routes';
+import { LivechatWidgetService } from './modules/livechat/livechat-widget.service';
+import { registerMediaJobs } from './modules/media/media.jobs';
+import { registerMediaRoutes } from './modules/media/media.routes';
+import { MediaService } from './modules/media/media.service';
 import { EventBus } from './platform/events/event-bus';
 import { registerEventJobs } from './platform/events/events.jobs';
 import { OutboxRelay } from './platform/events/outbox-relay';
@@ -18,6 +38,7 @@ import { AccessTokens } from './platform/http/authentication';
 import { JobQueue } from './platform/jobs/job-queue';
 import { registerRealtimeRoutes } from './platform/realtime/realtime.routes';
 import { RealtimeHub } from './platform/realtime/realtime-hub';
+import { LocalFileStorage } from './platform/storage/local-file-storage';
 
 export type ServerRole = 'all' | 'web' | 'worker';
 
@@ -33,6 +54,10 @@ export interface Server {
   /** The base URL once listening (http://host:port). */
   url: string;
   demoClientId: string | null;
+  /** Channel adapters by code: each channel registers its outbound half here. */
+  channels: ChannelRegistry;
+  /** The inbox's conversation seam: channels hand customer messages to it. */
+  conversations: ConversationService;
   stop(): Promise<void>;
 }
 
@@ -63,6 +88,14 @@ export async function startServer(config: AppConfig, options: ServerOptions = {}
     }));
   await database.migrate();
   const demoClientId = config.SEED_DEMO ? (await seedDemoWorkspace(database.db)).clientId : null;
+  if (demoClientId) await seedDemoInbox(database.db, demoClientId);
+  const demoLivechat = demoClientId
+    ? await seedDemoLivechat(
+        database.db,
+        demoClientId,
+        config.PUBLIC_URL ?? `http://localhost:${config.PORT}`,
+      )
+    : null;
 
   const runWorkers = role !== 'web';
   const tokens = new AccessTokens(config.jwtSecret, config.ACCESS_TOKEN_TTL_SECONDS);
@@ -71,6 +104,15 @@ export async function startServer(config: AppConfig, options: ServerOptions = {}
   const relay = new OutboxRelay(database, queue, logger);
   const hub = new RealtimeHub(bus, logger);
   const app = await createHttpApp(config, logger, tokens);
+  const media = new MediaService(
+    database.db,
+    new LocalFileStorage(path.join(config.dataDir, 'media')),
+    config.jwtSecret,
+  );
+  const channels = new ChannelRegistry();
+  channels.register(new LiveChatAdapter());
+  const inbox = createInbox({ db: database.db, app, hub, attachments: media, channels });
+  const livechatWidgets = new LivechatWidgetService(database.db, media, { publicUrl: config.PUBLIC_URL });
 
   const auth = new AuthService(database.db, tokens, config.REFRESH_TOKEN_TTL_DAYS);
   registerHealthRoutes(app, database, queue);
@@ -78,11 +120,31 @@ export async function startServer(config: AppConfig, options: ServerOptions = {}
   registerUserRoutes(app, new UserService(database.db));
   registerWalletRoutes(app);
   registerRealtimeRoutes(app, hub);
+  registerMediaRoutes(app, media);
+  registerLivechatWidgetRoutes(app, livechatWidgets);
+  registerLivechatPublicRoutes(app, {
+    db: database.db,
+    bus,
+    logger,
+    jwtSecret: config.jwtSecret,
+    publicUrl: config.PUBLIC_URL,
+    media,
+    widgets: livechatWidgets,
+    conversations: inbox.conversations,
+    demoWidgetId: demoLivechat?.widgetId ?? null,
+  });
+  const ticketQuery = new TicketQueryService(database.db);
+  registerTicketListRoutes(app, ticketQuery);
+  registerInboxViewRoutes(app, new InboxViewsService(database.db, ticketQuery));
+  registerTicketSearchRoutes(app, new TicketSearchService(database.db, ticketQuery));
+  registerTicketExportRoutes(app, new TicketExportService(database.db, ticketQuery));
 
   await bus.start();
   await queue.start();
   await registerEventJobs(database.db, queue, config.EVENT_RETENTION_HOURS);
   await registerIdentityJobs(database.db, queue, relay);
+  await inbox.registerJobs(queue, relay);
+  await registerMediaJobs(database.db, queue);
   if (runWorkers) await relay.start();
 
   let url = '';
@@ -103,6 +165,8 @@ export async function startServer(config: AppConfig, options: ServerOptions = {}
     bus,
     url,
     demoClientId,
+    channels,
+    conversations: inbox.conversations,
     async stop() {
       await hub.close();
       await app.close();

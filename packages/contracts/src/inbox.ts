@@ -305,6 +305,26 @@ export const searchResponse = z.object({ content: z.array(searchHit), nextCursor
 /** The user's saved column set of the ticket list. */
 export const columnSetBody = z.object({ columns: z.array(z.enum(ticketColumns)).min(1) });
 
+/** The inbox conversation list (GET /api/csp/chatRoom): the ticket filters, latest activity first. */
+export const inboxListQuery = ticketFilterQuery.extend({
+  sort: z.enum(['createdAt', 'lastMessageAt']).default('lastMessageAt'),
+});
+
+/** One default view of the ticket list (a tab) with its open-ticket count, kept by the server. */
+export const ticketView = z.object({ id: z.enum(inboxTabs), count: z.number().int() });
+export type TicketView = z.infer<typeof ticketView>;
+export const ticketViewListResponse = z.object({ content: z.array(ticketView) });
+export type TicketViewListResponse = z.infer<typeof ticketViewListResponse>;
+
+/**
+ * The chat-history download: the ticket filters over a created range of at most
+ * `inboxLimits.downloadMaxDays` (both ends required), and the language of the header row.
+ */
+export const chatHistoryDownloadQuery = ticketFilterQuery
+  .omit({ cursor: true, pageSize: true })
+  .extend({ lang: z.enum(['id', 'en']).default('id') });
+export type ChatHistoryDownloadQuery = z.infer<typeof chatHistoryDownloadQuery>;
+
 /** Event topics of the inbox; every payload below has a schema. */
 export const inboxTopics = {
   messageCreated: 'inbox.message_created',
@@ -313,6 +333,9 @@ export const inboxTopics = {
   ticketUpdated: 'inbox.ticket_updated',
   countsChanged: 'inbox.counts_changed',
   typing: 'inbox.typing',
+  messageDeleted: 'inbox.message_deleted',
+  /** No socket hears it: it hands an outbound message to the delivery job. */
+  deliveryRequested: 'inbox.delivery_requested',
 } as const;
 
 export const messageEventPayload = z.object({ message: messageView, ticket: ticketSummary });
@@ -353,4 +376,105 @@ export const inboxErrors = {
   cannotReply: 'You can not reply to this chat',
   downloadRange: 'chat history download up to 31 days',
   selectionLimit: 'Selection limit reached',
+  onlyResolve: 'This chat is past 24 hours and can only be resolved',
+  roomHasOpenChat: 'This customer already has an open chat',
+  agentNotAssignable: 'This agent can not be assigned',
+  groupNotFound: 'Group not found',
+  categoryNotFound: 'Category not found',
+  categoryExists: 'Category name already exists',
+  managersOnly: 'Only supervisors and admins can do this',
+  cannotDeleteMessage: 'Only your own internal notes and failed messages can be deleted',
+  channelNotConnected: 'Channel is not connected',
+  quotedNotFound: 'The quoted message is not in this chat',
+  tooManyTags: 'A chat can have at most 20 tags',
 } as const;
+
+/*
+ * Inbox core calls (core-inbox §7, customer-service platform): the chat room's actions,
+ * messages, tickets, categories, configuration, and the transfer dialog's lists.
+ */
+
+const tagName = z.string().trim().min(1).max(inboxLimits.tagMax);
+
+/** A new chat in a contact's existing room, taken by the caller (POST chatRoom, POST tickets). */
+export const startTicketBody = z.object({
+  roomId: z.string().uuid(),
+  subject: z.string().trim().max(inboxLimits.subjectMax).nullable().optional(),
+  priority: ticketPriority.optional(),
+  categoryId: z.string().uuid().nullable().optional(),
+  tags: z.array(tagName).max(inboxLimits.tagsPerTicket).optional(),
+});
+export type StartTicketBody = z.infer<typeof startTicketBody>;
+
+/** The ticket closed or resolved, and the contact's other chats closed with it. */
+export const changeStatusResponse = z.object({
+  ticket: ticketSummary,
+  closedTicketIds: z.array(z.number().int()),
+});
+
+export const ticketIdQuery = z.object({ ticketId: z.coerce.number().int().positive() });
+export const ticketIdBody = z.object({ ticketId: z.number().int().positive() });
+export const typingBody = z.object({ ticketId: z.number().int().positive(), typing: z.boolean() });
+
+/** DELETE chatRoom: only a force close (managers) ends a chat without a remark. */
+export const closeChatQuery = ticketIdQuery.extend({
+  forceClose: z
+    .enum(['true', 'false'])
+    .default('false')
+    .transform((value) => value === 'true'),
+});
+
+export const contactHistoryQuery = z.object({ contactId: z.string().uuid() });
+/** A contact's chats, newest first. */
+export const ticketHistoryResponse = z.object({ content: z.array(ticketSummary) });
+
+export const messageIdQuery = z.object({ id: z.coerce.number().int().positive() });
+
+/** Tags in use in the client, most used first. */
+export const tagListResponse = z.object({
+  content: z.array(z.object({ name: z.string(), count: z.number().int() })),
+});
+
+export const categoryListResponse = z.object({ content: z.array(categoryView) });
+
+const configurationFlag = z.union([z.literal(0), z.literal(1)]);
+/** The chat-service configuration (core-inbox §3); every switch is 0 until set. */
+export const inboxConfiguration = z.object({
+  featureCs: z.number().int().min(0),
+  isAutoAssignFeature: configurationFlag,
+  isDisplayChatroomEmoji: configurationFlag,
+  isDisplayChatroomAttachment: configurationFlag,
+  isDisplayChatroomCSName: configurationFlag,
+});
+export type InboxConfiguration = z.infer<typeof inboxConfiguration>;
+export const inboxConfigurationBody = inboxConfiguration.partial();
+
+/** A group a chat can be transferred to. */
+export const agentGroupView = z.object({
+  id: z.string().uuid(),
+  name: z.string(),
+  description: z.string().nullable(),
+  isDefault: z.boolean(),
+  memberIds: z.array(z.string().uuid()),
+});
+export const agentGroupListResponse = z.object({ content: z.array(agentGroupView) });
+
+/** A user a chat can be assigned to, with their availability. */
+export const assignableAgentView = z.object({
+  id: z.string().uuid(),
+  name: z.string(),
+  email: z.string(),
+  csPosition: z.enum(csPositions).nullable(),
+  agentStatus: z.enum(['ONLINE', 'OFFLINE']),
+});
+export const assignableAgentListResponse = z.object({ content: z.array(assignableAgentView) });
+
+/** A message removed from a chat (an internal note or a failed message). */
+export const messageDeletedPayload = z.object({ id: z.number().int(), ticketId: z.number().int() });
+
+/** Job data of the delivery job: which outbound message, and which attempt this is. */
+export const deliveryRequestedPayload = z.object({
+  messageId: z.number().int().positive(),
+  ticketId: z.number().int().positive(),
+  attempt: z.number().int().min(1).default(1),
+});

@@ -1,4 +1,4 @@
-import { and, asc, count, eq, sql } from 'drizzle-orm';
+import { and, asc, count, eq, inArray, sql } from 'drizzle-orm';
 import type { Executor } from '../../db/client';
 import { clients, users } from '../../db/schema';
 
@@ -69,4 +69,32 @@ export async function updateUser(
     .update(users)
     .set({ ...changes, updatedAt: new Date() })
     .where(and(eq(users.clientId, clientId), eq(users.id, userId)));
+}
+
+/**
+ * Users of the client a chat may be assigned to (core-inbox §6): active, with an inbox
+ * role, and not Supervisor 1, who watches but is never assigned.
+ */
+const assignable = (clientId: string) =>
+  and(
+    eq(users.clientId, clientId),
+    eq(users.status, 'ACTIVE'),
+    inArray(users.role, ['OWN', 'ADC', 'USC']),
+    sql`${users.csPosition} is distinct from 'SUPERVISOR_1'`,
+  );
+
+export async function findAssignableUser(
+  db: Executor,
+  clientId: string,
+  userId: string,
+): Promise<UserRow | undefined> {
+  const [row] = await db
+    .select()
+    .from(users)
+    .where(and(assignable(clientId), eq(users.id, userId)));
+  return row;
+}
+
+export async function listAssignableUsers(db: Executor, clientId: string): Promise<UserRow[]> {
+  return db.select().from(users).where(assignable(clientId)).orderBy(asc(users.name), asc(users.id));
 }

@@ -1,8 +1,9 @@
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { appVersion, errorMessages } from '@app/contracts';
+import { appVersion, errorMessages, mediaLimits } from '@app/contracts';
 import helmet from '@fastify/helmet';
+import multipart from '@fastify/multipart';
 import rateLimit from '@fastify/rate-limit';
 import fastifyStatic from '@fastify/static';
 import swagger from '@fastify/swagger';
@@ -16,7 +17,6 @@ import {
   validatorCompiler,
   type ZodTypeProvider,
 } from 'fastify-type-provider-zod';
-import type { AppConfig } from '../../config';
 import { type AccessTokens, bearerToken } from './authentication';
 import { errorObject, forbidden, HttpError, unauthorized } from './http-errors';
 import './route-access';
@@ -29,6 +29,12 @@ export type App = FastifyInstance<
   ZodTypeProvider
 >;
 
+/** What the HTTP app needs from the configuration (the platform never imports config.ts). */
+export interface HttpAppConfig {
+  BODY_LIMIT_BYTES: number;
+  WEB_DIST?: string;
+}
+
 const defaultWebDist = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../../web/dist');
 
 /**
@@ -36,7 +42,7 @@ const defaultWebDist = path.resolve(path.dirname(fileURLToPath(import.meta.url))
  * security headers, rate limiting, OpenAPI, websockets and the web app's files.
  */
 export async function createHttpApp(
-  config: AppConfig,
+  config: HttpAppConfig,
   logger: FastifyBaseLogger,
   tokens: AccessTokens,
 ): Promise<App> {
@@ -113,6 +119,15 @@ export async function createHttpApp(
     errorResponseBuilder: () => ({ ...errorObject(429, errorMessages.tooManyRequests) }),
   });
   await app.register(websocket, { options: { maxPayload: 64 * 1024 } });
+  // Multipart uploads stream file by file; routes may narrow these limits per call.
+  await app.register(multipart, {
+    limits: {
+      fileSize: mediaLimits.uploadMaxBytes,
+      files: mediaLimits.filesPerUpload,
+      fields: 20,
+      parts: 40,
+    },
+  });
   // After the websocket plugin, whose own onRequest hook must mark upgrades first so that a
   // refused upgrade's socket is destroyed.
   app.addHook('onRequest', async (request) => {

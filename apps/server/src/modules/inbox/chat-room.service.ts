@@ -1,0 +1,134 @@
+import type { ChatPageResponse, MessageView, TicketDetailResponse, TicketSummary } from '@app/contracts';
+import type { Database } from '../../db/client';
+import { withTenant } from '../../db/tenant';
+import type { AuthContext } from '../../platform/http/authentication';
+import { badRequest, notFound } from '../../platform/http/http-errors';
+import { findContact } from '../contacts/contact.repository';
+import type { AttachmentStore } from './attachment-store';
+import { findChannelAccount, findRoom } from './chat-room.repository';
+import { canSeeTicket, type InboxScope, inboxScopeOf } from './inbox.policy';
+import { findMessage, pageOfRoom } from './message.repository';
+import { messageView, messageViews } from './message-view';
+import { presentTicket } from './ticket.presenter';
+import { findTicket, listContactTickets, unreadOfAssignee } from './ticket.repository';
+import { isOpen, visibleTicket } from './ticket-access';
+
+/** How many of a contact's tickets the customer panel and the history call show. */
+const historyLimit = 50;
+
+/**
+ * What the chat room screen reads: the ticket with its customer, the message pages, one
+ * message, the unread counts, and whether a socket may join a ticket's room.
+ */
+export class ChatRoomService {
+  constructor(
+    private readonly db: Database,
+    private readonly attachments: AttachmentStore,
+  ) {}
+
+  /** GET chatRoom/detail: the ticket, its contact, their other tickets and the channel account. */
+  async detail(auth: AuthContext, ticketId: number): Promise<TicketDetailResponse> {
+    const scope = inboxScopeOf(auth);
+    return withTenant(this.db, auth.clientId, async (tx) => {
+      const ticket = await visibleTicket(tx, scope, ticketId);
+      const contact = await findContact(tx, auth.clientId, ticket.contactId);
+      const account = await findChannelAccount(tx, auth.clientId, ticket.channelAccountId);
+      if (!contact) throw notFound();
+      const others = (await listContactTickets(tx, auth.clientId, contact.id, historyLimit + 1)).filter(
+        (other) => other.id !== ticket.id && canSeeTicket(scope, other),
+      );
+      return {
+        ticket: presentTicket(ticket),
+        contact: {
+          contactId: contact.id,
+          name: contact.name,
+          phone: contact.phone,
+          email: contact.email,
+          avatarUrl: contact.avatarUrl,
+          notes: contact.notes,
+          createdAt: contact.createdAt.toISOString(),
+        },
+        earlierTickets: others.slice(0, historyLimit).map((other) => presentTicket(other)),
+        otherActiveTicketIds: others.filter(isOpen).map((other) => other.id),
+        channel: { accountId: ticket.channelAccountId, name: account?.name ?? ticket.channel },
+      };
+    });
+  }
+
+  /** GET tickets/{id}: one ticket the caller may see. */
+  async ticket(auth: AuthContext, ticketId: number): Promise<TicketSummary> {
+    const scope = inboxScopeOf(auth);
+    const row = await withTenant(this.db, auth.clientId, (tx) => visibleTicket(tx, scope, ticketId));
+    return presentTicket(row);
+  }
+
+  /** GET chatRoom/history: a contact's tickets the caller may see, newest first. */
+  async history(auth: AuthContext, contactId: string): Promise<{ content: TicketSummary[] }> {
+    const scope = inboxScopeOf(auth);
+    return withTenant(this.db, auth.clientId, async (tx) => {
+      if (!(await findContact(tx, auth.clientId, contactId))) throw notFound();
+      const rows = await listContactTickets(tx, auth.clientId, contactId, historyLimit);
+      return { content: rows.filter((row) => canSeeTicket(scope, row)).map((row) => presentTicket(row)) };
+    });
+  }
+
+  /**
+   * GET chat: a page of the room's messages, across its tickets, so an agent reads the
+   * whole thread. The ticket (or the room's current ticket) must be visible to the caller.
+   */
+  async chatPage(
+    auth: AuthContext,
+    query: { ticketId?: number; roomId?: string; before?: number; after?: number; limit: number },
+  ): Promise<ChatPageResponse> {
+    const scope = inboxScopeOf(auth);
+    if (query.ticketId === undefined && query.roomId === undefined)
+      throw badRequest('ticketId or roomId is required');
+    return withTenant(this.db, auth.clientId, async (tx) => {
+      let roomId: string;
+      if (query.ticketId !== undefined) {
+        const ticket = await visibleTicket(tx, scope, query.ticketId);
+        if (query.roomId && query.roomId !== ticket.roomId) throw notFound();
+        roomId = ticket.roomId;
+      } else {
+        const room = await findRoom(tx, auth.clientId, query.roomId!);
+        if (!room?.currentTicketId) throw notFound();
+        await visibleTicket(tx, scope, room.currentTicketId);
+        roomId = room.id;
+      }
+      const page = await pageOfRoom(tx, auth.clientId, roomId, query);
+      return {
+        messages: await messageViews(tx, this.attachments, auth.clientId, page.rows),
+        hasMore: page.hasMore,
+      };
+    });
+  }
+
+  /** GET chat/id: one message of a chat the caller may see. */
+  async message(auth: AuthContext, messageId: number): Promise<MessageView> {
+    const scope = inboxScopeOf(auth);
+    return withTenant(this.db, auth.clientId, async (tx) => {
+      const message = await findMessage(tx, auth.clientId, messageId);
+      if (!message) throw notFound();
+      await visibleTicket(tx, scope, message.ticketId);
+      return messageView(tx, this.attachments, message);
+    });
+  }
+
+  /** GET chatRoom/unread/count: unread customer messages of the caller's open chats. */
+  async unreadCount(auth: AuthContext) {
+    const tickets = await withTenant(this.db, auth.clientId, (tx) =>
+      unreadOfAssignee(tx, auth.clientId, auth.userId),
+    );
+    return { total: tickets.reduce((sum, ticket) => sum + ticket.count, 0), tickets };
+  }
+
+  /** The realtime hub's authorizer for `ticket:<id>` rooms. */
+  async canJoinTicketRoom(auth: AuthContext, id: string): Promise<boolean> {
+    if (!/^\d{1,15}$/.test(id) || !auth.ability.can('READ', 'CUSTOMER_SERVICE_INBOX')) return false;
+    const scope: InboxScope = inboxScopeOf(auth);
+    const ticket = await withTenant(this.db, auth.clientId, (tx) =>
+      findTicket(tx, auth.clientId, Number(id)),
+    );
+    return ticket !== undefined && canSeeTicket(scope, ticket);
+  }
+}

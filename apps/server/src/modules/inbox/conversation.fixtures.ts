@@ -1,0 +1,114 @@
+import type { ChannelCode } from '@app/contracts';
+import { eq } from 'drizzle-orm';
+import { users } from '../../db/schema';
+import { type ChannelAccountRow, createChannelAccount } from '../../test/inbox-factories';
+import { startTestServer, type TestServer } from '../../test/test-server';
+import {
+  type ChannelAdapter,
+  DeliveryError,
+  type DeliveryReceipt,
+  type OutboundDelivery,
+} from '../channels/channel-adapter';
+import type { InboundInput, InboundResult } from './conversation.service';
+
+export const demoUsers = ['owner', 'admin', 'supervisor', 'agent1', 'agent2'] as const;
+export type DemoUser = (typeof demoUsers)[number];
+
+/**
+ * A stand-in for an outside provider (the only fake the inbox tests use): it records what
+ * it was asked to deliver and answers as the test tells it to.
+ */
+export class FakeProvider implements ChannelAdapter {
+  readonly deliveries: OutboundDelivery[] = [];
+  /** What the next deliveries answer; the last entry repeats. */
+  answers: Array<'sent' | 'delivered' | 'refuse' | 'unreachable'> = ['sent'];
+
+  constructor(readonly channel: ChannelCode) {}
+
+  async deliver(delivery: OutboundDelivery): Promise<DeliveryReceipt> {
+    this.deliveries.push(delivery);
+    const answer = this.answers.length > 1 ? this.answers.shift()! : this.answers[0];
+    if (answer === 'refuse')
+      throw new DeliveryError('Recipient is not a valid WhatsApp user (131026)', false);
+    if (answer === 'unreachable') throw new DeliveryError('Provider timed out', true);
+    return {
+      providerMessageId: `wamid.${delivery.messageId}`,
+      status: answer === 'delivered' ? 'DELIVERED' : 'SENT',
+    };
+  }
+}
+
+/** A running server with the demo users signed in, two channel accounts and a fake WhatsApp. */
+export interface InboxTestKit {
+  server: TestServer;
+  clientId: string;
+  tokens: Record<DemoUser, string>;
+  userIds: Record<DemoUser, string>;
+  /** A WhatsApp account (chats expire) whose provider is the fake. */
+  whatsapp: ChannelAccountRow;
+  /** A Telegram account (chats never expire) whose provider is the fake too. */
+  telegram: ChannelAccountRow;
+  provider: { whatsapp: FakeProvider; telegram: FakeProvider };
+  /** A customer message through the real seam; a new customer unless `externalId` is given. */
+  inbound(
+    account: Pick<ChannelAccountRow, 'id'>,
+    input?: Partial<Omit<InboundInput, 'clientId' | 'channelAccountId'>> & { externalId?: string },
+  ): Promise<InboundResult>;
+}
+
+let customerSequence = 0;
+
+/** Starts the real server on its own database, with the demo seeded and the fakes registered. */
+export async function startInboxTestKit(): Promise<InboxTestKit> {
+  const server = await startTestServer();
+  const clientId = server.demoClientId!;
+  const db = server.database.db;
+  const tokens = {} as Record<DemoUser, string>;
+  const userIds = {} as Record<DemoUser, string>;
+  for (const name of demoUsers) {
+    const [row] = await db
+      .select({ id: users.id })
+      .from(users)
+      .where(eq(users.email, `${name}@demo.test`));
+    userIds[name] = row.id;
+    tokens[name] = (await server.login(`${name}@demo.test`)).accessToken;
+  }
+  const provider = { whatsapp: new FakeProvider('WAP'), telegram: new FakeProvider('TLG') };
+  server.channels.register(provider.whatsapp);
+  server.channels.register(provider.telegram);
+  const whatsapp = await createChannelAccount(db, clientId, { channel: 'WAP' });
+  const telegram = await createChannelAccount(db, clientId, { channel: 'TLG' });
+  return {
+    server,
+    clientId,
+    tokens,
+    userIds,
+    whatsapp,
+    telegram,
+    provider,
+    inbound(account, { externalId, ...input } = {}) {
+      customerSequence += 1;
+      return server.conversations.receiveInbound({
+        clientId,
+        channelAccountId: account.id,
+        customer: {
+          externalId: externalId ?? `62812${Date.now().toString().slice(-6)}${customerSequence}`,
+          name: `Pelanggan ${customerSequence}`,
+        },
+        text: 'Halo kak, mau tanya stok',
+        ...input,
+      });
+    },
+  };
+}
+
+/** Polls until the check passes (jobs and sockets are asynchronous), or fails after the timeout. */
+export async function eventually<T>(check: () => Promise<T | undefined | false>, timeoutMs = 10_000) {
+  const until = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await check();
+    if (value) return value;
+    if (Date.now() > until) throw new Error('condition not met in time');
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}

@@ -1,0 +1,239 @@
+import type { TicketFilterQuery, TicketStatus } from '@app/contracts';
+import { and, eq, getTableColumns, gte, inArray, lte, or, type SQL, sql } from 'drizzle-orm';
+import { unionAll } from 'drizzle-orm/pg-core';
+import type { Executor } from '../../db/client';
+import { messages, ticketCounters, tickets } from '../../db/schema';
+import type { InboxScope } from './inbox.policy';
+import type { TicketRow } from './ticket.presenter';
+
+/**
+ * The inbox's read side: the ticket list with every filter, keyset pages and the tab
+ * counters. Written for one client with a million tickets: every page is read from a
+ * tickets_* btree in sort order and stops after `limit` rows; nothing counts over tickets.
+ */
+
+export type TicketFilter = Omit<TicketFilterQuery, 'sort' | 'cursor' | 'pageSize'>;
+export type TicketSort = TicketFilterQuery['sort'];
+
+/** Where the previous page ended: the last row's sort value (as PostgreSQL text) and id. */
+export interface KeysetPosition {
+  key: string;
+  id: number;
+}
+
+export interface TicketPageRequest {
+  scope: InboxScope;
+  filter: TicketFilter;
+  /** Stored statuses to show when the filter names none (the inbox shows open chats). */
+  defaultStatuses: readonly TicketStatus[];
+  sort: TicketSort;
+  after: KeysetPosition | null;
+  limit: number;
+}
+
+export interface TicketPageRow {
+  ticket: TicketRow;
+  /** The row's sort value as exact PostgreSQL text (microseconds kept) for the next cursor. */
+  sortKey: string;
+}
+
+const storedStatuses: readonly TicketStatus[] = ['UNASSIGNED', 'ASSIGNED', 'CLOSED', 'RESOLVED'];
+
+/** A stored status, and whether only its expired tickets are wanted. */
+interface StatusPart {
+  status: TicketStatus;
+  expiredOnly: boolean;
+}
+
+/** One part of the page, read from one index range: some statuses (null: all), maybe only mine. */
+interface Branch {
+  statuses: StatusPart[] | null;
+  assigneeIsMe: boolean;
+}
+
+/** Which stored statuses the filter asks for; EXPIRED means open and past expiry. */
+function statusParts(filter: TicketFilter, defaults: readonly TicketStatus[]): StatusPart[] {
+  if (!filter.status?.length) return defaults.map((status) => ({ status, expiredOnly: false }));
+  const parts = new Map<TicketStatus, boolean>();
+  for (const wanted of filter.status) if (wanted !== 'EXPIRED') parts.set(wanted, false);
+  if (filter.status.includes('EXPIRED')) {
+    for (const open of ['UNASSIGNED', 'ASSIGNED'] as const) if (!parts.has(open)) parts.set(open, true);
+  }
+  return [...parts].map(([status, expiredOnly]) => ({ status, expiredOnly }));
+}
+
+/**
+ * Splits the request into parts that each read one index range in sort order, with the
+ * visibility of inbox.policy.ts and the tab applied:
+ * - only the caller's own chats: one part on tickets_client_assignee_activity_idx;
+ * - every status alike, newest created first: one part on tickets_client_created_idx;
+ * - otherwise one part per status on tickets_client_status_* (and, by activity, one for the
+ *   caller's own chats on the assignee index), merged from short index ranges.
+ * Parts are disjoint by status, so their UNION ALL never repeats a row.
+ */
+function planBranches(request: TicketPageRequest): Branch[] {
+  const { scope, filter } = request;
+  const parts = statusParts(filter, request.defaultStatuses).filter(
+    (part) => filter.tab !== 'unassigned' || part.status === 'UNASSIGNED',
+  );
+  if (parts.length === 0) return [];
+  const everyStatus = parts.length === storedStatuses.length && parts.every((part) => !part.expiredOnly);
+  const mineOnly = (part: StatusPart) =>
+    filter.tab === 'mine' || !(scope.seesAll || (part.status === 'UNASSIGNED' && scope.seesQueue));
+  const mine = parts.filter(mineOnly);
+  const whole = parts.filter((part) => !mineOnly(part));
+  if (whole.length === 0) return [{ statuses: everyStatus ? null : parts, assigneeIsMe: true }];
+  if (everyStatus && request.sort === 'createdAt' && mine.length === 0) {
+    return [{ statuses: null, assigneeIsMe: false }];
+  }
+  const branches = whole.map((part) => ({ statuses: [part], assigneeIsMe: false }));
+  // By activity the caller's own chats come in order from the assignee index in one part.
+  if (request.sort === 'lastMessageAt' && mine.length > 0) {
+    branches.push({ statuses: mine, assigneeIsMe: true });
+  } else {
+    branches.push(...mine.map((part) => ({ statuses: [part], assigneeIsMe: true })));
+  }
+  return branches;
+}
+
+function statusCondition(statuses: StatusPart[] | null): SQL | undefined {
+  if (!statuses) return undefined;
+  const expired = sql`${tickets.expiresAt} <= now()`;
+  const conditions = statuses.map((part) =>
+    part.expiredOnly ? and(eq(tickets.status, part.status), expired) : eq(tickets.status, part.status),
+  );
+  return conditions.length === 1 ? conditions[0] : or(...conditions);
+}
+
+/** Escapes LIKE wildcards so the user's text matches literally, then wraps it for a substring match. */
+export function containsPattern(text: string): string {
+  return `%${text.toLowerCase().replace(/[\\%_]/g, '\\$&')}%`;
+}
+
+const digitsOf = (text: string) => text.replace(/\D/g, '');
+const looksLikePhone = (text: string) => /^\+?[\d\s().-]+$/.test(text) && digitsOf(text).length >= 3;
+
+/** The full-text query of a keyword, the same configuration as messages_text_search_idx. */
+export const keywordQuery = (keyword: string): SQL => sql`websearch_to_tsquery('simple', ${keyword})`;
+
+/** Messages of the client that match the keyword, through messages_text_search_idx. */
+export const messageMatches = (clientId: string, keyword: string): SQL =>
+  sql`${messages.clientId} = ${clientId} and to_tsvector('simple', ${messages.text}) @@ ${keywordQuery(keyword)}`;
+
+/**
+ * The keyword: a customer name or phone number containing it, or a message of the ticket
+ * matching it in full text, as one set of candidate ticket ids. The set comes from
+ * inbox_keyword_ticket_ids (migration 0007), which reads the GIN indexes
+ * (messages_text_search_idx, tickets_customer_*_trgm_idx) that row-level security would
+ * otherwise keep the planner from using, and answers only for the transaction's own client.
+ */
+function keywordCondition(clientId: string, keyword: string): SQL {
+  const digits = digitsOf(keyword);
+  const phonePattern = digits.length >= 3 ? containsPattern(digits) : null;
+  return sql`${tickets.id} in (select inbox_keyword_ticket_ids(${clientId}, ${keyword}, ${containsPattern(keyword)}, ${phonePattern}))`;
+}
+
+/** Customer info: an e-mail address, a phone number or a name, judged by what was typed. */
+function customerInfoCondition(value: string): SQL {
+  if (value.includes('@')) return sql`lower(${tickets.customerEmail}) like ${containsPattern(value)}`;
+  if (looksLikePhone(value)) return sql`${tickets.customerPhone} like ${containsPattern(digitsOf(value))}`;
+  return sql`lower(${tickets.customerName}) like ${containsPattern(value)}`;
+}
+
+const textArray = (values: string[]) =>
+  sql`array[${sql.join(
+    values.map((value) => sql`${value}`),
+    sql`, `,
+  )}]::text[]`;
+
+/** Every filter field of core-inbox §3 that does not decide the branch. */
+function filterConditions(clientId: string, filter: TicketFilter): SQL[] {
+  const conditions: SQL[] = [];
+  const add = (condition: SQL | undefined) => {
+    if (condition) conditions.push(condition);
+  };
+  if (filter.customerInfo) add(customerInfoCondition(filter.customerInfo));
+  if (filter.tags?.length) add(sql`${tickets.tags} && ${textArray(filter.tags)}`);
+  if (filter.createdFrom) add(gte(tickets.createdAt, new Date(filter.createdFrom)));
+  if (filter.createdTo) add(lte(tickets.createdAt, new Date(filter.createdTo)));
+  if (filter.closedFrom) add(gte(tickets.closedAt, new Date(filter.closedFrom)));
+  if (filter.closedTo) add(lte(tickets.closedAt, new Date(filter.closedTo)));
+  if (filter.remarksOrSubject) {
+    const pattern = containsPattern(filter.remarksOrSubject);
+    add(sql`(lower(${tickets.remarks}) like ${pattern} or lower(${tickets.subject}) like ${pattern})`);
+  }
+  if (filter.mediaPlatform?.length) add(inArray(tickets.channel, filter.mediaPlatform));
+  if (filter.csId?.length) add(inArray(tickets.assigneeId, filter.csId));
+  if (filter.closedBy?.length) add(inArray(tickets.closedBy, filter.closedBy));
+  if (filter.createdBy?.length) add(inArray(tickets.createdBy, filter.createdBy));
+  if (filter.csGroup?.length) add(inArray(tickets.groupId, filter.csGroup));
+  if (filter.priority?.length) add(inArray(tickets.priority, filter.priority));
+  if (filter.categoryId) add(eq(tickets.categoryId, filter.categoryId));
+  if (filter.keyword) add(keywordCondition(clientId, filter.keyword));
+  return conditions;
+}
+
+const sortColumnOf = (sort: TicketSort) => (sort === 'createdAt' ? tickets.createdAt : tickets.lastMessageAt);
+
+/** Newest first; NULLS LAST spelled out so the order is exactly the indexes' order. */
+const pageOrder = (sort: TicketSort): SQL[] => [
+  sql`${sortColumnOf(sort)} desc nulls last`,
+  sql`${tickets.id} desc nulls last`,
+];
+
+/**
+ * One page of tickets, newest first by the sort column, after the keyset position. The
+ * branches are read as `(… order by … limit n) union all (…)`, which PostgreSQL runs as
+ * a Merge Append of index scans that each stop after n rows.
+ */
+export async function findTicketPage(tx: Executor, request: TicketPageRequest): Promise<TicketPageRow[]> {
+  const { scope, sort, after, limit } = request;
+  const branches = planBranches(request);
+  if (branches.length === 0) return [];
+  const sortColumn = sortColumnOf(sort);
+  const common = [eq(tickets.clientId, scope.clientId), ...filterConditions(scope.clientId, request.filter)];
+  if (after) {
+    common.push(sql`(${sortColumn}, ${tickets.id}) < (${after.key}::timestamptz, ${after.id})`);
+  }
+  const selection = { ...getTableColumns(tickets), sortKey: sql<string>`${sortColumn}::text`.as('sort_key') };
+  const query = (branch: Branch) =>
+    tx
+      .select(selection)
+      .from(tickets)
+      .where(
+        and(
+          ...common,
+          statusCondition(branch.statuses),
+          branch.assigneeIsMe ? eq(tickets.assigneeId, scope.userId) : undefined,
+        ),
+      )
+      .orderBy(...pageOrder(sort))
+      .limit(limit);
+  const [first, second, ...rest] = branches.map(query);
+  const rows = second
+    ? await unionAll(first, second, ...rest)
+        .orderBy(...pageOrder(sort))
+        .limit(limit)
+    : await first;
+  return rows.map(({ sortKey, ...ticket }) => ({ ticket, sortKey }));
+}
+
+/** The open-ticket counters the trigger keeps (migration 0004): all, unassigned, and the user's. */
+export async function findTicketCounters(
+  tx: Executor,
+  clientId: string,
+  userId: string,
+): Promise<{ all: number; unassigned: number; mine: number }> {
+  const mineScope = `user:${userId}`;
+  const rows = await tx
+    .select({ scope: ticketCounters.scope, count: ticketCounters.count })
+    .from(ticketCounters)
+    .where(
+      and(
+        eq(ticketCounters.clientId, clientId),
+        inArray(ticketCounters.scope, ['all', 'unassigned', mineScope]),
+      ),
+    );
+  const countOf = (scope: string) => rows.find((row) => row.scope === scope)?.count ?? 0;
+  return { all: countOf('all'), unassigned: countOf('unassigned'), mine: countOf(mineScope) };
+}

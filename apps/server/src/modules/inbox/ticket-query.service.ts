@@ -1,0 +1,113 @@
+import type { TabCounts, TicketFilterQuery, TicketListResponse, TicketStatus } from '@app/contracts';
+import type { Database, Executor } from '../../db/client';
+import { withTenant } from '../../db/tenant';
+import { badRequest } from '../../platform/http/http-errors';
+import type { InboxScope } from './inbox.policy';
+import { presentTicket } from './ticket.presenter';
+import {
+  findTicketCounters,
+  findTicketPage,
+  type KeysetPosition,
+  type TicketPageRow,
+} from './ticket-query.repository';
+
+/** What every list shows when the filter names no status. */
+export const listDefaults = {
+  /** The inbox: conversations still open. */
+  inbox: ['UNASSIGNED', 'ASSIGNED'],
+  /** The ticket table and search: everything. */
+  table: ['UNASSIGNED', 'ASSIGNED', 'CLOSED', 'RESOLVED'],
+} as const satisfies Record<string, readonly TicketStatus[]>;
+
+export const invalidCursorMessage = 'Invalid cursor';
+
+/** A timestamptz as PostgreSQL prints it, so a forged cursor is refused before it reaches SQL. */
+const timestampText = /^\d{4}-\d{2}-\d{2}[ T]\d{2}:\d{2}:\d{2}(\.\d{1,6})?([+-]\d{2}(:\d{2}){0,2})?$/;
+
+/** The opaque cursor: base64url of the last row's sort value and id. */
+export function encodeCursor(position: KeysetPosition): string {
+  return Buffer.from(JSON.stringify([position.key, position.id])).toString('base64url');
+}
+
+export function decodeCursor(cursor: string | undefined): KeysetPosition | null {
+  if (!cursor) return null;
+  try {
+    const [key, id] = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8')) as unknown[];
+    if (typeof key === 'string' && timestampText.test(key) && Number.isSafeInteger(id)) {
+      return { key, id: id as number };
+    }
+  } catch {}
+  throw badRequest(invalidCursorMessage);
+}
+
+/** One page of rows and where the next one starts (null at the end). */
+export interface TicketPage {
+  rows: TicketPageRow[];
+  nextCursor: string | null;
+}
+
+/**
+ * Tab counts from the counters only (never a count over tickets): an agent who does not
+ * see every chat has "all" = their own + the queue they see.
+ */
+export function tabCountsOf(scope: InboxScope, counters: { all: number; unassigned: number; mine: number }) {
+  const unassigned = scope.seesQueue ? counters.unassigned : 0;
+  return {
+    mine: counters.mine,
+    unassigned,
+    all: scope.seesAll ? counters.all : counters.mine + unassigned,
+  } satisfies TabCounts;
+}
+
+/** The inbox's query side: lists, tab counts and the pages search and downloads read. */
+export class TicketQueryService {
+  constructor(private readonly db: Database) {}
+
+  /** A page of the inbox or the ticket table with the caller's tab counts. */
+  async list(
+    scope: InboxScope,
+    query: TicketFilterQuery,
+    defaultStatuses: readonly TicketStatus[],
+  ): Promise<TicketListResponse> {
+    return withTenant(this.db, scope.clientId, async (tx) => {
+      const page = await this.page(tx, scope, query, defaultStatuses);
+      const counts = tabCountsOf(scope, await findTicketCounters(tx, scope.clientId, scope.userId));
+      return {
+        content: page.rows.map((row) => presentTicket(row.ticket)),
+        nextCursor: page.nextCursor,
+        counts,
+      };
+    });
+  }
+
+  async counts(scope: InboxScope): Promise<TabCounts> {
+    const counters = await withTenant(this.db, scope.clientId, (tx) =>
+      findTicketCounters(tx, scope.clientId, scope.userId),
+    );
+    return tabCountsOf(scope, counters);
+  }
+
+  /** One keyset page inside the caller's transaction; reads one row more to know if another page follows. */
+  async page(
+    tx: Executor,
+    scope: InboxScope,
+    query: TicketFilterQuery,
+    defaultStatuses: readonly TicketStatus[],
+  ): Promise<TicketPage> {
+    const { sort, cursor, pageSize, ...filter } = query;
+    const rows = await findTicketPage(tx, {
+      scope,
+      filter,
+      defaultStatuses,
+      sort,
+      after: decodeCursor(cursor),
+      limit: pageSize + 1,
+    });
+    if (rows.length <= pageSize) return { rows, nextCursor: null };
+    const last = rows[pageSize - 1];
+    return {
+      rows: rows.slice(0, pageSize),
+      nextCursor: encodeCursor({ key: last.sortKey, id: last.ticket.id }),
+    };
+  }
+}

@@ -1,0 +1,236 @@
+import { and, desc, eq, gt, inArray, ne, sql } from 'drizzle-orm';
+import type { Executor } from '../../db/client';
+import { ticketCounters, tickets } from '../../db/schema';
+import type { TicketRow } from './ticket.presenter';
+
+type NewTicket = typeof tickets.$inferInsert;
+export type TicketChanges = Partial<
+  Pick<
+    TicketRow,
+    | 'status'
+    | 'priority'
+    | 'categoryId'
+    | 'tags'
+    | 'remarks'
+    | 'subject'
+    | 'groupId'
+    | 'assigneeId'
+    | 'closedBy'
+    | 'closedAt'
+    | 'unreadCount'
+    | 'lastMessagePreview'
+    | 'lastMessageAt'
+  >
+>;
+
+const openStatuses = ['UNASSIGNED', 'ASSIGNED'] as const;
+
+/**
+ * Opens a ticket unless the room already has an open one: the partial unique index
+ * `tickets_one_open_per_room` decides, and the loser gets undefined and re-reads.
+ */
+export async function insertOpenTicket(db: Executor, values: NewTicket): Promise<TicketRow | undefined> {
+  const [row] = await db
+    .insert(tickets)
+    .values(values)
+    .onConflictDoNothing({
+      target: tickets.roomId,
+      // The predicate must repeat the index's own, literally, for Postgres to pick it.
+      where: sql.raw(`status in ('UNASSIGNED', 'ASSIGNED')`),
+    })
+    .returning();
+  return row;
+}
+
+/** The room's open ticket (there is at most one). */
+export async function findOpenTicketOfRoom(
+  db: Executor,
+  clientId: string,
+  roomId: string,
+): Promise<TicketRow | undefined> {
+  const [row] = await db
+    .select()
+    .from(tickets)
+    .where(
+      and(eq(tickets.clientId, clientId), eq(tickets.roomId, roomId), inArray(tickets.status, openStatuses)),
+    );
+  return row;
+}
+
+/** The room's newest ticket, whatever its state. */
+export async function findLatestTicketOfRoom(db: Executor, clientId: string, roomId: string) {
+  const [row] = await db
+    .select()
+    .from(tickets)
+    .where(and(eq(tickets.clientId, clientId), eq(tickets.roomId, roomId)))
+    .orderBy(desc(tickets.id))
+    .limit(1);
+  return row as TicketRow | undefined;
+}
+
+/** One ticket of the client; `forUpdate` locks it until the transaction ends. */
+export async function findTicket(
+  db: Executor,
+  clientId: string,
+  ticketId: number,
+  options: { forUpdate?: boolean } = {},
+): Promise<TicketRow | undefined> {
+  const query = db
+    .select()
+    .from(tickets)
+    .where(and(eq(tickets.clientId, clientId), eq(tickets.id, ticketId)));
+  const [row] = options.forUpdate ? await query.for('update') : await query;
+  return row;
+}
+
+/** Writes ticket changes and answers the row as it now is. */
+export async function updateTicket(
+  db: Executor,
+  clientId: string,
+  ticketId: number,
+  changes: TicketChanges,
+): Promise<TicketRow> {
+  const [row] = await db
+    .update(tickets)
+    .set({ ...changes, updatedAt: new Date() })
+    .where(and(eq(tickets.clientId, clientId), eq(tickets.id, ticketId)))
+    .returning();
+  return row;
+}
+
+/**
+ * A customer message reached the ticket: preview, activity and expiry move forward (never
+ * back, should messages arrive out of order) and one more message is unread.
+ */
+export async function applyInboundMessage(
+  db: Executor,
+  clientId: string,
+  ticketId: number,
+  message: { preview: string; at: Date; expiresAt: Date | null },
+): Promise<TicketRow> {
+  const at = sql`${message.at.toISOString()}::timestamptz`;
+  const [row] = await db
+    .update(tickets)
+    .set({
+      lastMessagePreview: sql`case when ${tickets.lastMessageAt} <= ${at} then ${message.preview} else ${tickets.lastMessagePreview} end`,
+      lastMessageAt: sql`greatest(${tickets.lastMessageAt}, ${at})`,
+      lastCustomerMessageAt: sql`greatest(${tickets.lastCustomerMessageAt}, ${at})`,
+      expiresAt: message.expiresAt
+        ? sql`greatest(${tickets.expiresAt}, ${message.expiresAt.toISOString()}::timestamptz)`
+        : tickets.expiresAt,
+      unreadCount: sql`${tickets.unreadCount} + 1`,
+      updatedAt: new Date(),
+    })
+    .where(and(eq(tickets.clientId, clientId), eq(tickets.id, ticketId)))
+    .returning();
+  return row;
+}
+
+/** An agent's public reply: it becomes the preview, and replying means the chat was read. */
+export async function applyOutboundMessage(
+  db: Executor,
+  clientId: string,
+  ticketId: number,
+  message: { preview: string; at: Date; assigneeId?: string },
+): Promise<TicketRow> {
+  return updateTicket(db, clientId, ticketId, {
+    lastMessagePreview: message.preview,
+    lastMessageAt: message.at,
+    unreadCount: 0,
+    ...(message.assigneeId ? { assigneeId: message.assigneeId, status: 'ASSIGNED' as const } : {}),
+  });
+}
+
+/** A contact's tickets, newest first (the customer panel and chatRoom/history). */
+export async function listContactTickets(
+  db: Executor,
+  clientId: string,
+  contactId: string,
+  limit: number,
+): Promise<TicketRow[]> {
+  return db
+    .select()
+    .from(tickets)
+    .where(and(eq(tickets.clientId, clientId), eq(tickets.contactId, contactId)))
+    .orderBy(desc(tickets.createdAt), desc(tickets.id))
+    .limit(limit);
+}
+
+/** The contact's open tickets other than this one, locked for closing together. */
+export async function lockOtherOpenTickets(
+  db: Executor,
+  clientId: string,
+  contactId: string,
+  exceptTicketId: number,
+): Promise<TicketRow[]> {
+  return db
+    .select()
+    .from(tickets)
+    .where(
+      and(
+        eq(tickets.clientId, clientId),
+        eq(tickets.contactId, contactId),
+        ne(tickets.id, exceptTicketId),
+        inArray(tickets.status, openStatuses),
+      ),
+    )
+    .orderBy(tickets.id)
+    .for('update');
+}
+
+/** Open-ticket counters kept by the trigger, for these scopes (`all`, `unassigned`, `user:<id>`). */
+export async function readCounters(
+  db: Executor,
+  clientId: string,
+  scopes: string[],
+): Promise<Map<string, number>> {
+  const rows = await db
+    .select({ scope: ticketCounters.scope, count: ticketCounters.count })
+    .from(ticketCounters)
+    .where(and(eq(ticketCounters.clientId, clientId), inArray(ticketCounters.scope, scopes)));
+  return new Map(rows.map((row) => [row.scope, row.count]));
+}
+
+/** Unread counts of the open chats assigned to the user (the assignee index serves it). */
+export async function unreadOfAssignee(
+  db: Executor,
+  clientId: string,
+  userId: string,
+): Promise<Array<{ ticketId: number; count: number }>> {
+  return db
+    .select({ ticketId: tickets.id, count: tickets.unreadCount })
+    .from(tickets)
+    .where(
+      and(
+        eq(tickets.clientId, clientId),
+        eq(tickets.assigneeId, userId),
+        eq(tickets.status, 'ASSIGNED'),
+        gt(tickets.unreadCount, 0),
+      ),
+    )
+    .orderBy(desc(tickets.lastMessageAt))
+    .limit(500);
+}
+
+/**
+ * Tags in use, most used first, counted over the client's newest tagged tickets only: the
+ * cost stays the same at a million tickets, and the suggestions follow current usage.
+ */
+export async function tagsInUse(
+  db: Executor,
+  clientId: string,
+  options: { sample: number; limit: number },
+): Promise<Array<{ name: string; count: number }>> {
+  const result = (await db.execute(sql`
+    select tag as name, count(*)::int as count
+    from (
+      select ${tickets.tags} as tags from ${tickets}
+      where ${tickets.clientId} = ${clientId} and ${tickets.tags} <> '{}'
+      order by ${tickets.createdAt} desc
+      limit ${options.sample}
+    ) recent, unnest(recent.tags) as tag
+    group by tag
+    order by count(*) desc, tag
+    limit ${options.limit}`)) as unknown as { rows: Array<{ name: string; count: number }> };
+  return result.rows;
+}
