@@ -3,6 +3,7 @@ import { useDisclosure } from '@mantine/hooks';
 import { Navigate, Outlet, useLocation } from '@tanstack/react-router';
 import { Suspense, useEffect } from 'react';
 import { useTranslation } from 'react-i18next';
+import { useInboxNotifications } from '../features/inbox/notifications/use-inbox-notifications';
 import { BrandMark } from '../shared/brand-mark';
 import { useSession } from '../shared/use-session';
 import { CreditSummary } from './credit-summary';
@@ -18,6 +19,7 @@ export function AppShellLayout() {
   const [menuOpened, { toggle, close }] = useDisclosure(false);
   const pathname = useLocation({ select: (location) => location.pathname });
   useRealtimeConnection();
+  useInboxNotifications();
 
   // On small screens the menu is a drawer; it closes once the user has picked a screen.
   // biome-ignore lint/correctness/useExhaustiveDependencies: closing is wanted on every path change.

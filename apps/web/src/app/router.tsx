@@ -75,13 +75,13 @@ const ticketViewRoute = createRoute({
 const chatRoomRoute = createRoute({
   getParentRoute: () => appRoute,
   path: 'customer-service/inbox-chatroom',
-  validateSearch: (search: Record<string, unknown>): { referenceId?: string } => {
-    const value = search.referenceId;
-    return typeof value === 'string' || typeof value === 'number' ? { referenceId: String(value) } : {};
+  // A number, so the router writes `?referenceId=42` rather than a quoted JSON string.
+  validateSearch: (search: Record<string, unknown>): { referenceId?: number } => {
+    const value = Number(search.referenceId);
+    return Number.isSafeInteger(value) && value > 0 ? { referenceId: value } : {};
   },
   beforeLoad: ({ search }) => {
-    if (!search.referenceId || !/^\d+$/.test(search.referenceId))
-      throw redirect({ href: '/customer-service/inbox', replace: true });
+    if (!search.referenceId) throw redirect({ href: '/customer-service/inbox', replace: true });
   },
   component: lazyPage(() => import('../features/inbox/chat-room/chat-room-page'), 'ChatRoomPage'),
 });

@@ -19,7 +19,13 @@ function socketUrl(token: string, cursor: string | null): string {
 export function useRealtimeConnection(): void {
   const queryClient = useQueryClient();
   useEffect(() => {
+    let wasOpen = false;
     const client = createRealtimeClient({
+      onStatus: (status) => {
+        if (status !== 'open') return;
+        if (wasOpen) realtimeEvents.publishReconnect();
+        wasOpen = true;
+      },
       url: socketUrl,
       getToken: () => getSession()?.accessToken ?? null,
       // Shares the api client's single refresh, so a socket and HTTP calls refused at the

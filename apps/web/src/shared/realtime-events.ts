@@ -5,6 +5,7 @@ type RoomJoiner = (room: string) => () => void;
 
 const listeners = new Map<string, Set<Listener>>();
 const resyncListeners = new Set<() => void>();
+const reconnectListeners = new Set<() => void>();
 let joiner: RoomJoiner | null = null;
 const pendingRooms = new Map<string, number>();
 
@@ -25,6 +26,14 @@ export const realtimeEvents = {
     resyncListeners.add(listener);
     return () => resyncListeners.delete(listener);
   },
+  /**
+   * Called when the socket is open again after a drop. The server replays what the
+   * user's rooms missed, but a screen showing one ticket should still catch up on it.
+   */
+  onReconnect(listener: () => void): () => void {
+    reconnectListeners.add(listener);
+    return () => reconnectListeners.delete(listener);
+  },
   /** Joins a room such as `ticket:42` until the returned function is called. */
   joinRoom(room: string): () => void {
     if (joiner) return joiner(room);
@@ -44,6 +53,9 @@ export const realtimeEvents = {
   },
   publishResync(): void {
     for (const listener of resyncListeners) listener();
+  },
+  publishReconnect(): void {
+    for (const listener of reconnectListeners) listener();
   },
   /** The shell: connects room joins to the socket (null when the socket goes away). */
   attachRoomJoiner(next: RoomJoiner | null): void {

@@ -1,4 +1,8 @@
-/** Being built: replaced by the feature's screen. */
+import { usePageTitle } from '../../../shared/use-page-title';
+import { SearchScreen } from './search-screen';
+
+/** /customer-service/ticket-list (ADVANCE_SEARCH): the search with every ticket filter. */
 export function TicketSearchPage() {
-  return null;
+  usePageTitle('inbox.advancedSearch.pageTitle');
+  return <SearchScreen source="advanced" />;
 }
