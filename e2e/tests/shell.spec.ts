@@ -9,9 +9,10 @@ interface Me {
 test('the owner signs in and sees the menu, their name and the chat credit', async ({ page }) => {
   await signIn(page, demoUsers.owner);
 
-  // The partner build lands on the inbox; its screen is not built yet, so the shell says so.
-  await expect(page).toHaveURL(/\/customer-service\/inbox$/);
-  await expect(page.getByRole('heading', { name: 'Halaman ini belum tersedia' })).toBeVisible();
+  // The partner build lands on the inbox, which sends those who may read VIEW_FEATURE on to
+  // the ticket table (core-inbox §2).
+  await expect(page).toHaveURL(/\/customer-service\/ticket-view$/);
+  await expect(page.getByRole('heading', { name: 'Daftar tiket' })).toBeVisible();
 
   const menu = page.getByRole('navigation', { name: 'Menu utama' });
   await expect(menu.getByText('Pengaturan')).toBeVisible();
@@ -56,13 +57,13 @@ test('an unknown address shows the not-found page inside the shell with a way ba
   await page.screenshot({ path: 'test-results/not-found.png', fullPage: true });
 
   await page.getByRole('button', { name: 'Ke halaman utama' }).click();
-  await expect(page).toHaveURL(/\/customer-service\/inbox$/);
-  await expect(page.getByRole('heading', { name: 'Halaman ini belum tersedia' })).toBeVisible();
-  await page.getByRole('button', { name: 'Kembali' }).click();
+  await expect(page).toHaveURL(/\/customer-service\/ticket-view$/);
+  await expect(page.getByRole('heading', { name: 'Daftar tiket' })).toBeVisible();
+  await page.goBack();
   await expect(page).toHaveURL(/\/this\/page\/does-not-exist$/);
 
   // Opened straight from the address bar there is no history: Back goes to the first menu screen.
   await page.reload();
   await page.getByRole('button', { name: 'Kembali' }).click();
-  await expect(page).toHaveURL(/\/setting\/account$/);
+  await expect(page).toHaveURL(/\/customer-service\/ticket-view$/);
 });

@@ -86,6 +86,7 @@ export function ConversationList({
               <Tabs.Tab
                 key={name}
                 value={name}
+                data-testid={`tab-${name}`}
                 rightSection={
                   counts ? (
                     <Badge

@@ -1,0 +1,100 @@
+import { expect, test } from '@playwright/test';
+import { demoUsers, signIn } from '../support/demo';
+import { agentMessages, openVisitor, startChat, uniqueWord, visitorSays } from '../support/live-chat';
+
+test('a visitor writes through the widget; an agent answers live, closes the chat with a remark, and search finds it', async ({
+  browser,
+  page,
+}) => {
+  const word = uniqueWord('sepatu');
+  const visitorName = `Rina ${word.slice(-5)}`;
+
+  // The agent has the inbox open before the visitor writes: the chat must arrive by itself.
+  await signIn(page, demoUsers.agent1);
+  await expect(page).toHaveURL(/\/customer-service\/inbox$/);
+  await page.getByTestId('tab-unassigned').click();
+  const list = page.getByTestId('conversation-list');
+  await expect(list.getByTestId('conversation-row').first()).toBeVisible();
+
+  const visitor = await openVisitor(browser);
+  await startChat(visitor, visitorName, `${word}@example.com`);
+  await visitorSays(visitor, `Halo, saya mau tanya ${word} ukuran 42`);
+  await visitorSays(visitor, '<b>tebal</b><img src=x onerror="document.title=\'pwned\'">');
+
+  const row = list.getByTestId('conversation-row').filter({ hasText: visitorName });
+  await expect(row).toBeVisible();
+  await row.click();
+  await expect(page).toHaveURL(/\/customer-service\/inbox-chatroom\?referenceId=\d+$/);
+  const room = page.getByTestId('chat-room');
+  await expect(room.getByTestId('message-bubble').filter({ hasText: `saya mau tanya ${word}` })).toBeVisible();
+  // Markup in a message is text on the agent's screen too.
+  await expect(room.getByText('<b>tebal</b><img src=x onerror="document.title=\'pwned\'">')).toBeVisible();
+  expect(await page.title()).not.toBe('pwned');
+
+  const reply = `Halo Kak ${visitorName}, ukuran 42 masih ada.`;
+  await page.getByTestId('composer-input').fill(reply);
+  await page.getByTestId('composer-send').click();
+  await expect(room.getByTestId('message-bubble').filter({ hasText: reply })).toBeVisible();
+
+  await expect(agentMessages(visitor).filter({ hasText: reply })).toBeVisible();
+  // After a reload the visitor still has the whole conversation.
+  await visitor.reload();
+  await visitor.locator('[data-testid=livechat-widget] .bubble').click();
+  await expect(agentMessages(visitor).filter({ hasText: reply })).toBeVisible();
+  await expect(
+    visitor.locator('[data-testid=livechat-message-visitor]').filter({ hasText: `saya mau tanya ${word}` }),
+  ).toBeVisible();
+  await page.screenshot({ path: 'test-results/chat-room.png' });
+
+  await page.getByTestId('resolve-button').click();
+  await page.getByTestId('close-submit').click();
+  // A remark is required.
+  await expect(page.getByTestId('close-remark')).toBeVisible();
+  await page.getByTestId('close-remark').fill('Pertanyaan stok terjawab');
+  await page.getByTestId('close-submit').click();
+  await expect(page).toHaveURL(/\/customer-service\/inbox$/);
+
+  await page.goto('/customer-service/chat-history');
+  await page.getByPlaceholder(/Cari/).fill(word);
+  const hit = page.getByTestId('search-hit').filter({ hasText: visitorName });
+  await expect(hit).toBeVisible();
+  await expect(hit).toContainText('Pertanyaan stok terjawab');
+  await visitor.context().close();
+});
+
+test('an agent who reloads in the middle of a conversation misses no message', async ({ browser, page }) => {
+  const word = uniqueWord('kaos');
+  const visitorName = `Joko ${word.slice(-5)}`;
+  const visitor = await openVisitor(browser);
+  await startChat(visitor, visitorName, `${word}@example.com`);
+  await visitorSays(visitor, `Pesan pertama ${word}`);
+
+  await signIn(page, demoUsers.owner);
+  await page.goto('/customer-service/ticket-view');
+  const row = page.getByTestId('ticket-row').filter({ hasText: visitorName });
+  await expect(row).toBeVisible();
+  await row.click();
+  const room = page.getByTestId('chat-room');
+  await expect(room.getByTestId('message-bubble').filter({ hasText: `Pesan pertama ${word}` })).toBeVisible();
+  await page.getByTestId('composer-input').fill('Sebentar ya Kak, kami cek.');
+  await page.getByTestId('composer-send').click();
+  await expect(agentMessages(visitor).filter({ hasText: 'Sebentar ya Kak' })).toBeVisible();
+
+  // The visitor keeps writing while the agent's page reloads.
+  const reloading = page.reload();
+  await visitorSays(visitor, `Pesan kedua ${word}`);
+  await visitorSays(visitor, `Pesan ketiga ${word}`);
+  await reloading;
+  await visitorSays(visitor, `Pesan keempat ${word}`);
+
+  const bubbles = page.getByTestId('chat-room').getByTestId('message-bubble');
+  for (const text of ['Pesan pertama', 'Sebentar ya Kak', 'Pesan kedua', 'Pesan ketiga', 'Pesan keempat']) {
+    await expect(bubbles.filter({ hasText: text })).toHaveCount(1);
+  }
+  const order = await bubbles.allInnerTexts();
+  const positions = ['Pesan pertama', 'Pesan kedua', 'Pesan ketiga', 'Pesan keempat'].map((text) =>
+    order.findIndex((bubble) => bubble.includes(text)),
+  );
+  expect(positions).toEqual([...positions].sort((a, b) => a - b));
+  await visitor.context().close();
+});
