@@ -24,7 +24,9 @@ export async function visitorSays(page: Page, text: string): Promise<void> {
   const widget = page.locator('[data-testid=livechat-widget]');
   await widget.locator('[data-testid=livechat-input]').fill(text);
   await widget.locator('[data-testid=livechat-input]').press('Enter');
-  await expect(widget.locator('[data-testid=livechat-message-visitor]').filter({ hasText: text })).toBeVisible();
+  await expect(
+    widget.locator('[data-testid=livechat-message-visitor]').filter({ hasText: text }),
+  ).toBeVisible();
 }
 
 /** The agent's replies as the visitor sees them. */

@@ -26,7 +26,9 @@ test('a visitor writes through the widget; an agent answers live, closes the cha
   await row.click();
   await expect(page).toHaveURL(/\/customer-service\/inbox-chatroom\?referenceId=\d+$/);
   const room = page.getByTestId('chat-room');
-  await expect(room.getByTestId('message-bubble').filter({ hasText: `saya mau tanya ${word}` })).toBeVisible();
+  await expect(
+    room.getByTestId('message-bubble').filter({ hasText: `saya mau tanya ${word}` }),
+  ).toBeVisible();
   // Markup in a message is text on the agent's screen too.
   await expect(room.getByText('<b>tebal</b><img src=x onerror="document.title=\'pwned\'">')).toBeVisible();
   expect(await page.title()).not.toBe('pwned');
