@@ -1,6 +1,6 @@
 import type { FeaturePermission } from '@app/contracts';
 import { sql } from 'drizzle-orm';
-import { index, jsonb, pgTable, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
+import { boolean, index, integer, jsonb, pgTable, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
 
 /** A client (tenant): one business with its users, channels and data. */
 export const clients = pgTable('clients', {
@@ -14,6 +14,10 @@ export const clients = pgTable('clients', {
   /** Client side of the feature-access bit strings (core-inbox §6). */
   permissionIndex: text('permission_index').notNull().default(''),
   features: jsonb('features').$type<string[]>().notNull().default(sql`'[]'::jsonb`),
+  /** The owner's switch: every user must use 2-step verification. */
+  requireMfa: boolean('require_mfa').notNull().default(false),
+  /** Most users the plan allows. */
+  userLimit: integer('user_limit').notNull().default(25),
   createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
 });
 
@@ -47,6 +51,17 @@ export const users = pgTable(
       .notNull()
       .default(sql`'[]'::jsonb`),
     lastSignInAt: timestamp('last_sign_in_at', { withTimezone: true }),
+    /** Wrong passwords or codes in a row; reaching the limit locks sign-in until `lockedUntil`. */
+    failedSignInCount: integer('failed_sign_in_count').notNull().default(0),
+    lockedUntil: timestamp('locked_until', { withTimezone: true }),
+    /** The TOTP secret, sealed with the server key; 2-step is on once `mfaEnabledAt` is set. */
+    mfaSecret: text('mfa_secret'),
+    mfaEnabledAt: timestamp('mfa_enabled_at', { withTimezone: true }),
+    phone: text('phone'),
+    csTags: text('cs_tags').array().notNull().default(sql`'{}'::text[]`),
+    consentAgreedAt: timestamp('consent_agreed_at', { withTimezone: true }),
+    consentTimestamp: timestamp('consent_timestamp', { withTimezone: true }),
+    deletedAt: timestamp('deleted_at', { withTimezone: true }),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
   },
@@ -94,4 +109,113 @@ export const refreshTokens = pgTable(
     expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
   },
   (table) => [index('refresh_tokens_session_idx').on(table.sessionId)],
+);
+
+/** One-time recovery codes for 2-step verification, stored hashed, each usable once. */
+export const mfaRecoveryCodes = pgTable(
+  'mfa_recovery_codes',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    clientId: uuid('client_id')
+      .notNull()
+      .references(() => clients.id, { onDelete: 'cascade' }),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    codeHash: text('code_hash').notNull(),
+    usedAt: timestamp('used_at', { withTimezone: true }),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (table) => [index('mfa_recovery_codes_user_idx').on(table.userId)],
+);
+
+/** The account-activity record of a signed-in session (core-inbox §7 Plus). */
+export const accountActivities = pgTable(
+  'account_activities',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    clientId: uuid('client_id')
+      .notNull()
+      .references(() => clients.id, { onDelete: 'cascade' }),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    sessionId: uuid('session_id'),
+    email: text('email').notNull(),
+    ip: text('ip'),
+    userAgent: text('user_agent'),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    lastSeenAt: timestamp('last_seen_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (table) => [index('account_activities_user_idx').on(table.clientId, table.userId)],
+);
+
+/** One-time codes (password reset by e-mail or phone), hashed, short-lived, single-use. */
+export const oneTimeCodes = pgTable(
+  'one_time_codes',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    clientId: uuid('client_id')
+      .notNull()
+      .references(() => clients.id, { onDelete: 'cascade' }),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    purpose: text('purpose').notNull(),
+    codeHash: text('code_hash').notNull(),
+    attempts: integer('attempts').notNull().default(0),
+    /** After the code is verified: the hash of the token that lets the last step finish. */
+    resetTokenHash: text('reset_token_hash'),
+    expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+    usedAt: timestamp('used_at', { withTimezone: true }),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (table) => [index('one_time_codes_user_idx').on(table.userId, table.purpose, table.createdAt)],
+);
+
+/** Mail (and SMS/WhatsApp codes) waiting for, or kept instead of, a provider. */
+export const mailOutbox = pgTable(
+  'mail_outbox',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    clientId: uuid('client_id').references(() => clients.id, { onDelete: 'cascade' }),
+    channel: text('channel', { enum: ['EMAIL', 'SMS', 'WHATSAPP'] })
+      .notNull()
+      .default('EMAIL'),
+    recipient: text('recipient').notNull(),
+    subject: text('subject').notNull(),
+    text: text('text').notNull(),
+    html: text('html'),
+    status: text('status', { enum: ['PENDING', 'SENT', 'KEPT', 'FAILED'] })
+      .notNull()
+      .default('PENDING'),
+    error: text('error'),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    sentAt: timestamp('sent_at', { withTimezone: true }),
+  },
+  (table) => [index('mail_outbox_client_idx').on(table.clientId, table.createdAt)],
+);
+
+/** A feature-access group (custom role) of a client: menu access by bit string and grants. */
+export const featureAccessGroups = pgTable(
+  'feature_access_groups',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    clientId: uuid('client_id')
+      .notNull()
+      .references(() => clients.id, { onDelete: 'cascade' }),
+    name: text('name').notNull(),
+    permissionIndex: text('permission_index').notNull().default(''),
+    featuresPermissions: jsonb('features_permissions')
+      .$type<FeaturePermission[]>()
+      .notNull()
+      .default(sql`'[]'::jsonb`),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    deletedAt: timestamp('deleted_at', { withTimezone: true }),
+  },
+  (table) => [
+    uniqueIndex('feature_access_groups_name_unique')
+      .on(table.clientId, sql`lower(${table.name})`)
+      .where(sql`deleted_at is null`),
+  ],
 );
