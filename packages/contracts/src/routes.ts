@@ -83,6 +83,8 @@ export const routeTable: ReadonlyArray<RouteDefinition> = [
   route('/setting/finance', 'SETTING_FINANCE'),
   route('/setting/logs', 'SETTING_LOGS'),
   route('/setting/two-factor-verification-setup', 'SETTING_ACCOUNT'),
+  /** Not in the spec: the local mail outbox, read when no SMTP server is configured. */
+  route('/setting/mailbox', 'SETTING_ADMIN'),
   route('/product/list', 'PRODUCT'),
   route('/product/whatsapp-catalogue', 'WHATSAPP_CATALOGUE'),
   route('/product/add-product', 'CREATE_PRODUCT'),

@@ -3,9 +3,12 @@ import {
   IconHistory,
   IconInbox,
   IconLock,
+  IconMail,
   IconMessageChatbot,
+  IconShieldLock,
   IconTable,
   IconUserCircle,
+  IconUsers,
 } from '@tabler/icons-react';
 
 /**
@@ -29,6 +32,9 @@ export const menuSections = [
     labelKey: 'menu.settings',
     items: [
       { path: '/setting/account', labelKey: 'menu.account', icon: IconUserCircle },
+      { path: '/setting/admin', labelKey: 'menu.adminUsers', icon: IconUsers },
+      { path: '/setting/two-factor-verification-setup', labelKey: 'menu.twoFactor', icon: IconShieldLock },
+      { path: '/setting/mailbox', labelKey: 'menu.mailbox', icon: IconMail },
       { path: '/setting/self-change-password', labelKey: 'menu.changePassword', icon: IconLock },
     ],
   },

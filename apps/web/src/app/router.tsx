@@ -39,6 +39,19 @@ const loginRoute = createRoute({
   component: lazyPage(() => import('../features/identity/login-page'), 'LoginPage'),
 });
 
+const forgotPasswordRoute = createRoute({
+  getParentRoute: () => rootRoute,
+  path: 'forgot-password',
+  component: lazyPage(() => import('../features/identity/forgot-password-page'), 'ForgotPasswordPage'),
+});
+
+/** Forced 2-step activation, when the client requires it for everyone (public: before full sign-in). */
+const activateMfaRoute = createRoute({
+  getParentRoute: () => rootRoute,
+  path: 'activate-mfa',
+  component: lazyPage(() => import('../features/identity/activate-mfa-page'), 'ActivateMfaPage'),
+});
+
 /** The main layout; its guard runs on every navigation to any path below it. */
 const appRoute = createRoute({
   getParentRoute: () => rootRoute,
@@ -110,6 +123,24 @@ const livechatEditRoute = createRoute({
   component: lazyPage(() => import('../features/livechat/livechat-edit-page'), 'LivechatEditPage'),
 });
 
+const twoFactorSetupRoute = createRoute({
+  getParentRoute: () => appRoute,
+  path: 'setting/two-factor-verification-setup',
+  component: lazyPage(() => import('../features/identity/two-factor-setup-page'), 'TwoFactorSetupPage'),
+});
+
+const devMailboxRoute = createRoute({
+  getParentRoute: () => appRoute,
+  path: 'setting/mailbox',
+  component: lazyPage(() => import('../features/identity/dev-mailbox-page'), 'DevMailboxPage'),
+});
+
+const adminUsersRoute = createRoute({
+  getParentRoute: () => appRoute,
+  path: 'setting/admin',
+  component: lazyPage(() => import('../features/admin/admin-users-page'), 'AdminUsersPage'),
+});
+
 /** Every other path the guard let through: not built yet, or unknown. */
 const notBuiltRoute = createRoute({
   getParentRoute: () => appRoute,
@@ -120,6 +151,8 @@ const notBuiltRoute = createRoute({
 export const routeTree = rootRoute.addChildren([
   indexRoute,
   loginRoute,
+  forgotPasswordRoute,
+  activateMfaRoute,
   appRoute.addChildren([
     accountRoute,
     changePasswordRoute,
@@ -130,6 +163,9 @@ export const routeTree = rootRoute.addChildren([
     ticketSearchRoute,
     livechatCreateRoute,
     livechatEditRoute,
+    twoFactorSetupRoute,
+    devMailboxRoute,
+    adminUsersRoute,
     notBuiltRoute,
   ]),
 ]);
