@@ -6,10 +6,26 @@ import { registerWalletRoutes } from './modules/billing/wallet.routes';
 import { LiveChatAdapter } from './modules/channels/adapters/lvc/lvc.adapter';
 import { ChannelRegistry } from './modules/channels/channel-adapter';
 import { registerHealthRoutes } from './modules/health/health.routes';
+import { registerAccountActivityJobs } from './modules/identity/account-activity.jobs';
+import { registerAccountActivityRoutes } from './modules/identity/account-activity.routes';
+import { AccountActivityService } from './modules/identity/account-activity.service';
+import { registerAdminUserRoutes } from './modules/identity/admin-user.routes';
+import { AdminUserService } from './modules/identity/admin-user.service';
 import { registerAuthRoutes } from './modules/identity/auth.routes';
 import { AuthService } from './modules/identity/auth.service';
+import { registerConsentRoutes } from './modules/identity/consent.routes';
+import { ConsentService } from './modules/identity/consent.service';
 import { seedDemoWorkspace } from './modules/identity/demo-seed';
+import { registerFeatureAccessRoutes } from './modules/identity/feature-access.routes';
+import { FeatureAccessService } from './modules/identity/feature-access.service';
 import { registerIdentityJobs } from './modules/identity/identity.jobs';
+import { registerMailOutboxRoutes } from './modules/identity/mail-outbox.routes';
+import { MailOutboxService } from './modules/identity/mail-outbox.service';
+import { MfaKeys } from './modules/identity/mfa.keys';
+import { registerMfaRoutes } from './modules/identity/mfa.routes';
+import { MfaService } from './modules/identity/mfa.service';
+import { registerPasswordResetRoutes } from './modules/identity/password-reset.routes';
+import { PasswordResetService } from './modules/identity/password-reset.service';
 import { registerUserRoutes } from './modules/identity/user.routes';
 import { UserService } from './modules/identity/user.service';
 import type { ConversationService } from './modules/inbox/conversation.service';
@@ -36,6 +52,8 @@ import { OutboxRelay } from './platform/events/outbox-relay';
 import { type App, createHttpApp } from './platform/http/app';
 import { AccessTokens } from './platform/http/authentication';
 import { JobQueue } from './platform/jobs/job-queue';
+import { registerMailJobs } from './platform/mail/mail.jobs';
+import { MailService } from './platform/mail/mail-service';
 import { registerRealtimeRoutes } from './platform/realtime/realtime.routes';
 import { RealtimeHub } from './platform/realtime/realtime-hub';
 import { LocalFileStorage } from './platform/storage/local-file-storage';
@@ -114,10 +132,22 @@ export async function startServer(config: AppConfig, options: ServerOptions = {}
   const inbox = createInbox({ db: database.db, app, hub, attachments: media, channels });
   const livechatWidgets = new LivechatWidgetService(database.db, media, { publicUrl: config.PUBLIC_URL });
 
-  const auth = new AuthService(database.db, tokens, config.REFRESH_TOKEN_TTL_DAYS);
+  const mfaKeys = new MfaKeys(config.jwtSecret);
+  const auth = new AuthService(database.db, tokens, config.REFRESH_TOKEN_TTL_DAYS, mfaKeys);
   registerHealthRoutes(app, database, queue);
   registerAuthRoutes(app, auth, { loginRateLimit: config.LOGIN_RATE_LIMIT });
+  registerMfaRoutes(app, new MfaService(database.db, auth, mfaKeys), {
+    codeRateLimit: config.LOGIN_RATE_LIMIT,
+  });
   registerUserRoutes(app, new UserService(database.db));
+  registerAdminUserRoutes(app, new AdminUserService(database.db));
+  registerFeatureAccessRoutes(app, new FeatureAccessService(database.db));
+  registerConsentRoutes(app, new ConsentService(database.db));
+  const mail = new MailService({ smtpUrl: config.SMTP_URL, from: config.MAIL_FROM });
+  registerPasswordResetRoutes(app, new PasswordResetService(database.db, mail, config.jwtSecret));
+  registerMailOutboxRoutes(app, new MailOutboxService(database.db));
+  const accountActivity = new AccountActivityService(database.db);
+  registerAccountActivityRoutes(app, accountActivity);
   registerWalletRoutes(app);
   registerRealtimeRoutes(app, hub);
   registerMediaRoutes(app, media);
@@ -143,6 +173,8 @@ export async function startServer(config: AppConfig, options: ServerOptions = {}
   await queue.start();
   await registerEventJobs(database.db, queue, config.EVENT_RETENTION_HOURS);
   await registerIdentityJobs(database.db, queue, relay);
+  await registerMailJobs(database.db, queue, relay, mail, logger);
+  await registerAccountActivityJobs(accountActivity, queue, relay);
   await inbox.registerJobs(queue, relay);
   await registerMediaJobs(database.db, queue);
   if (runWorkers) await relay.start();
@@ -173,6 +205,7 @@ export async function startServer(config: AppConfig, options: ServerOptions = {}
       await relay.stop();
       await queue.stop();
       await bus.stop();
+      mail.close();
       if (!options.database) await database.close();
     },
   };

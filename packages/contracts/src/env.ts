@@ -22,5 +22,11 @@ export const serverEnv = z.object({
   ROLE: z.enum(['all', 'web', 'worker']).default('all'),
   WEB_DIST: z.string().optional(),
   EVENT_RETENTION_HOURS: z.coerce.number().int().min(1).default(72),
+  /** SMTP server for outgoing mail (smtp:// or smtps://); without it mail stays in the local outbox. */
+  SMTP_URL: z
+    .string()
+    .regex(/^smtps?:\/\//, 'must start with smtp:// or smtps://')
+    .optional(),
+  MAIL_FROM: z.string().min(3).default('Omni Inbox <no-reply@localhost>'),
 });
 export type ServerEnv = z.infer<typeof serverEnv>;

@@ -20,6 +20,14 @@ export const errorMessages = {
   passwordAlreadyUsed: 'Password already used',
   passwordChangeFailed: 'An error occurred, please try again',
   failedFetchingData: 'Failed fetching data',
+  mfaCodeInvalid: 'The code you entered is invalid. Please try again.',
+  mfaAlreadyEnabled: '2-step verification is already on',
+  mfaNotEnabled: '2-step verification is not on',
+  mfaRequiredByClient: 'Your organisation requires 2-step verification',
+  emailNotRegistered: 'Email not registered',
+  otpExpired: 'OTP has expired',
+  otpIncorrect: 'Incorrect OTP',
+  resetSessionTimedOut: 'Session timed out, try again',
 } as const;
 
 export type ErrorKey = keyof typeof errorMessages;

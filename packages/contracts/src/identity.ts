@@ -95,6 +95,10 @@ export const meResponse = z.object({
   featuresPermissions: z.array(featurePermissionSchema),
   /** The ability's rules, for tools that do not rebuild it from the token. */
   permissions: z.array(z.object({ action: z.string(), subject: z.string(), inverted: z.boolean() })),
+  /** When the user approved the consent document; null until they do (core-inbox §4). */
+  consentAgreedAt: z.string().nullable().default(null),
+  /** When the consent dialog was last answered; it shows again 6 hours later. */
+  consentTimestamp: z.string().nullable().default(null),
 });
 export type MeResponse = z.infer<typeof meResponse>;
 

@@ -1,4 +1,6 @@
 export * from './ability';
+export * from './account-activity';
+export * from './admin';
 export * from './channels';
 export * from './constants';
 export * from './env';
@@ -8,6 +10,8 @@ export * from './inbox';
 export * from './livechat-settings';
 export * from './livechat-widget';
 export * from './media';
+export * from './mfa';
+export * from './password-reset';
 export * from './permissions';
 export * from './realtime';
 export * from './routes';

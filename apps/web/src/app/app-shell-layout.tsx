@@ -3,6 +3,7 @@ import { useDisclosure } from '@mantine/hooks';
 import { Navigate, Outlet, useLocation } from '@tanstack/react-router';
 import { Suspense, useEffect } from 'react';
 import { useTranslation } from 'react-i18next';
+import { ConsentDialog } from '../features/identity/consent-dialog';
 import { useInboxNotifications } from '../features/inbox/notifications/use-inbox-notifications';
 import { BrandMark } from '../shared/brand-mark';
 import { useSession } from '../shared/use-session';
@@ -61,6 +62,7 @@ export function AppShellLayout() {
         <MainMenu session={session} />
       </AppShell.Navbar>
       <AppShell.Main>
+        <ConsentDialog />
         <Suspense fallback={<PagePending />}>
           <Outlet />
         </Suspense>

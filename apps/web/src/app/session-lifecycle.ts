@@ -7,7 +7,9 @@ import { showInfoDialog } from './info-dialog-store';
 import type { AppRouter } from './router';
 
 /**
- * What happens when a session ends (core-inbox §4): cached data of the old user is
+ * What happens when a session ends (core-inbox §4): endSession has already cleared the
+ * stored client state (all but the language) and the server revoked the token, the push
+ * status and the account-activity record; here the cached data of the old user is
  * dropped and the app goes to /login. An expired session keeps the address so the user
  * returns to it; a changed password says why the user must sign in again.
  */

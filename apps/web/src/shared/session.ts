@@ -107,12 +107,33 @@ export function startSession(tokens: StoredTokens): void {
   browserTokenStore.write(tokens);
 }
 
+/** Every key the app writes starts with this (see storage-keys.ts), so others' keys are left alone. */
+const appStoragePrefix = 'omni.';
+
+/** What outlives a sign-out: the chosen language, so /login and the next user keep it. */
+const keptAfterSignOut: ReadonlySet<string> = new Set([storageKeys.language]);
+
 /**
- * Clears the session's storage and tells the app why, once per session: a second call
+ * Clears every client state the app stored (core-inbox §4 Login: sign-out clears all
+ * stored state), keeping only the chosen language; the next user starts clean.
+ */
+export function clearStoredClientState(): void {
+  const keys: string[] = [];
+  for (let index = 0; index < localStorage.length; index += 1) {
+    const key = localStorage.key(index);
+    if (key?.startsWith(appStoragePrefix) && !keptAfterSignOut.has(key)) keys.push(key);
+  }
+  for (const key of keys) localStorage.removeItem(key);
+  sessionStorage.clear();
+}
+
+/**
+ * Clears the stored client state and tells the app why, once per session: a second call
  * (for example sign-out after a failed refresh already ended it) stays silent.
  */
 export function endSession(reason: SessionEndReason): void {
   const hadSession = browserTokenStore.read() !== null;
+  clearStoredClientState();
   browserTokenStore.clear();
   if (!hadSession && reason !== 'password-changed') return;
   for (const listener of endListeners) listener(reason);

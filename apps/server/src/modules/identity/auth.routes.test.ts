@@ -113,7 +113,8 @@ describe('HTTP failures', () => {
 });
 
 describe('sessions', () => {
-  it('rotates the refresh token: the new pair works, the old token does not', async () => {
+  // A repeat of the old token, within the grace window and after it, is tried in session-refresh.test.ts.
+  it('rotates the refresh token: the new pair works', async () => {
     const first = await server.login('admin@demo.test');
     const rotated = await server.request<{ accessToken: string; refreshToken: string }>(
       'POST',
@@ -124,32 +125,6 @@ describe('sessions', () => {
     expect(rotated.body.refreshToken).not.toBe(first.refreshToken);
     const me = await server.request('GET', '/api/identity/users/me', { token: rotated.body.accessToken });
     expect(me.status).toBe(200);
-
-    const again = await server.request('POST', '/api/identity/auth/refresh-access', {
-      body: { refreshToken: first.refreshToken },
-    });
-    expect(again.status).toBe(401);
-  });
-
-  it('revokes the whole family when a rotated token is presented again', async () => {
-    const first = await server.login('agent1@demo.test');
-    const second = await server.request<{ refreshToken: string }>(
-      'POST',
-      '/api/identity/auth/refresh-access',
-      {
-        body: { refreshToken: first.refreshToken },
-      },
-    );
-    expect(second.status).toBe(200);
-    const theft = await server.request('POST', '/api/identity/auth/refresh-access', {
-      body: { refreshToken: first.refreshToken },
-    });
-    expect(theft.status).toBe(401);
-    // The legitimate holder's newer token is dead too: the family is revoked.
-    const legit = await server.request('POST', '/api/identity/auth/refresh-access', {
-      body: { refreshToken: second.body.refreshToken },
-    });
-    expect(legit.status).toBe(401);
   });
 
   it('logs out: the session refresh token stops working', async () => {

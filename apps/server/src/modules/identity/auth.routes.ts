@@ -2,10 +2,10 @@ import {
   changePasswordBody,
   errorObject,
   loginBody,
-  loginResponse,
   logoutBody,
   messageResponse,
   refreshBody,
+  signInResponse,
   tokenPair,
 } from '@app/contracts';
 import type { App } from '../../platform/http/app';
@@ -19,7 +19,7 @@ export function registerAuthRoutes(app: App, auth: AuthService, options: { login
   app.post(
     '/api/identity/auth/login',
     {
-      schema: { tags: ['identity'], body: loginBody, response: { 200: loginResponse, ...errors } },
+      schema: { tags: ['identity'], body: loginBody, response: { 200: signInResponse, ...errors } },
       config: {
         access: 'public',
         rateLimit: {

@@ -6,6 +6,7 @@ import {
   type LoginBody,
   type LoginResponse,
   passwordPolicy,
+  type SignInResponse,
   type TokenPair,
 } from '@app/contracts';
 import type { Database, Executor } from '../../db/client';
@@ -13,12 +14,17 @@ import { withTenant } from '../../db/tenant';
 import { appendEvent, rooms } from '../../platform/events/outbox';
 import type { AccessTokens, AuthContext } from '../../platform/http/authentication';
 import { badRequest, HttpError, unauthorized } from '../../platform/http/http-errors';
+import { deleteSessionActivity } from './account-activity.repository';
 import { claimsFor, presentUser } from './identity-claims';
+import type { MfaKeys } from './mfa.keys';
+import { clearSignInFailures, recordSignInFailure } from './mfa.repository';
 import { decoyPasswordHash, hashPassword, verifyPassword } from './password-hasher';
 import {
   findRefreshTokenUnscoped,
+  findSession,
   insertRefreshToken,
   insertSession,
+  lockRefreshToken,
   markRefreshTokenUsed,
   revokeSession,
   revokeUserSessions,
@@ -50,11 +56,22 @@ function announceSessionRevoked(
 /** How many earlier passwords a new one may not repeat. */
 const passwordHistoryDepth = 5;
 
+/**
+ * How long a just-rotated refresh token may be presented again and still earn a successor:
+ * long enough for a retry after a lost response, short enough that a stolen copy is caught.
+ */
+export const refreshGraceMs = 10_000;
+
 const hashToken = (token: string) => createHash('sha256').update(token).digest('hex');
 
 export interface RequestOrigin {
   userAgent: string | null;
   ip: string | null;
+}
+
+/** Whether repeated failures have locked sign-in for now (issue 14, Sign-in security). */
+export function isSignInLocked(user: Pick<UserRow, 'lockedUntil'>): boolean {
+  return user.lockedUntil !== null && user.lockedUntil.getTime() > Date.now();
 }
 
 /** Sign-in, session refresh with rotation and theft detection, sign-out, password change. */
@@ -63,18 +80,54 @@ export class AuthService {
     private readonly db: Database,
     private readonly tokens: AccessTokens,
     private readonly refreshTtlDays: number,
+    private readonly mfaKeys: MfaKeys,
   ) {}
 
-  async login(body: LoginBody, origin: RequestOrigin): Promise<LoginResponse> {
+  /**
+   * The password step of sign-in. A locked account answers 429 even with the right
+   * password, after the same hash check, so neither the answer nor its timing tells
+   * whether the password was right. With 2-step on, or required by the client and not
+   * yet set up, no session opens here: the caller gets a short-lived challenge instead.
+   */
+  async login(body: LoginBody, origin: RequestOrigin): Promise<SignInResponse> {
     const user = await findUserForSignIn(this.db, body.email);
     // Unknown emails cost a hash check too, so timing does not tell which emails exist.
     const valid = await verifyPassword(user?.passwordHash ?? (await decoyPasswordHash()), body.password);
-    if (!user || !valid) throw unauthorized(errorMessages.invalidCredentials);
+    if (!user) throw unauthorized(errorMessages.invalidCredentials);
+    if (isSignInLocked(user)) throw new HttpError(429, errorMessages.tooManyRequests);
+    if (!valid) {
+      await withTenant(this.db, user.clientId, (tx) => recordSignInFailure(tx, user.clientId, user.id));
+      throw unauthorized(errorMessages.invalidCredentials);
+    }
     if (user.status !== 'ACTIVE') throw new HttpError(403, errorMessages.userInactive);
 
+    const client = await withTenant(this.db, user.clientId, (tx) => findClient(tx, user.clientId));
+    if (!client) throw unauthorized(errorMessages.invalidCredentials);
+    const challenge = { userId: user.id, clientId: user.clientId };
+    if (user.mfaEnabledAt && user.mfaSecret) {
+      return {
+        mfaRequired: true,
+        mfaToken: await this.mfaKeys.signChallenge({ ...challenge, purpose: 'mfa-verify' }),
+      };
+    }
+    if (client.requireMfa) {
+      return {
+        mfaSetupRequired: true,
+        mfaToken: await this.mfaKeys.signChallenge({ ...challenge, purpose: 'mfa-setup' }),
+      };
+    }
+    return this.completeSignIn(user, origin);
+  }
+
+  /**
+   * Opens a session for a user who passed every sign-in step (password, and the code
+   * when 2-step is on); the run of failures ends here.
+   */
+  async completeSignIn(user: UserRow, origin: RequestOrigin): Promise<LoginResponse> {
     return withTenant(this.db, user.clientId, async (tx) => {
       const client = await findClient(tx, user.clientId);
       if (!client) throw unauthorized(errorMessages.invalidCredentials);
+      await clearSignInFailures(tx, user.clientId, user.id);
       const session = await insertSession(tx, {
         clientId: user.clientId,
         userId: user.id,
@@ -95,35 +148,37 @@ export class AuthService {
 
   /**
    * Trades a refresh token for a new pair. Each token works once; presenting a used one
-   * means it was copied, so the whole session (every token of the family) is revoked.
+   * later means it was copied, so the whole session (every token of the family) is revoked.
+   * A repeat within the grace window (a lost response, a second tab) gets its own working
+   * successor instead. The token row is locked, so simultaneous repeats take turns.
    */
   async refresh(refreshToken: string): Promise<TokenPair> {
     const found = await findRefreshTokenUnscoped(this.db, hashToken(refreshToken));
     if (!found) throw unauthorized(errorMessages.sessionExpired);
-    const { token, session } = found;
+    const { clientId, id: sessionId, userId } = found.session;
 
-    const outcome = await withTenant(this.db, session.clientId, async (tx) => {
-      if (!sessionIsOpen(session) || token.expiresAt <= new Date()) return 'closed' as const;
-      if (token.usedAt || !(await markRefreshTokenUsed(tx, session.clientId, token.id))) {
-        if (await revokeSession(tx, session.clientId, session.id, 'refresh token reused')) {
-          await announceSessionRevoked(tx, {
-            clientId: session.clientId,
-            userId: session.userId,
-            sessionId: session.id,
-            reason: 'refresh token reused',
-          });
+    const outcome = await withTenant(this.db, clientId, async (tx) => {
+      const token = await lockRefreshToken(tx, clientId, found.token.id);
+      const session = await findSession(tx, clientId, sessionId);
+      const now = new Date();
+      if (!token || !session || !sessionIsOpen(session, now) || token.expiresAt <= now)
+        return 'closed' as const;
+      if (token.usedAt && now.getTime() - token.usedAt.getTime() > refreshGraceMs) {
+        if (await revokeSession(tx, clientId, sessionId, 'refresh token reused')) {
+          await announceSessionRevoked(tx, { clientId, userId, sessionId, reason: 'refresh token reused' });
         }
         return 'reused' as const;
       }
-      const account = await findUserWithClient(tx, session.clientId, session.userId);
+      if (!token.usedAt) await markRefreshTokenUsed(tx, clientId, token.id);
+      const account = await findUserWithClient(tx, clientId, userId);
       if (account?.user.status !== 'ACTIVE') return 'closed' as const;
-      return this.issuePair(tx, account.user, account.client, session.id, session.expiresAt);
+      return this.issuePair(tx, account.user, account.client, sessionId, session.expiresAt);
     });
     if (typeof outcome === 'string') throw unauthorized(errorMessages.sessionExpired);
     return outcome;
   }
 
-  /** Ends the session and takes the agent offline (core-inbox §4 Login). */
+  /** Ends the session, drops its account-activity record and takes the agent offline (core-inbox §4 Login). */
   async logout(caller: AuthContext): Promise<void> {
     await withTenant(this.db, caller.clientId, async (tx) => {
       await updateUser(tx, caller.clientId, caller.userId, { agentStatus: 'OFFLINE' });
@@ -133,6 +188,7 @@ export class AuthService {
         rooms: [rooms.client(caller.clientId)],
         payload: { userId: caller.userId, status: 'OFFLINE' },
       });
+      await deleteSessionActivity(tx, caller.clientId, caller.sessionId);
       if (await revokeSession(tx, caller.clientId, caller.sessionId, 'signed out')) {
         await announceSessionRevoked(tx, {
           clientId: caller.clientId,

@@ -1,7 +1,7 @@
 import { bitString, type CsPosition, type FeaturePermission, type Role } from '@app/contracts';
 import { eq } from 'drizzle-orm';
 import type { Database } from '../../db/client';
-import { clients, users } from '../../db/schema';
+import { clients, featureAccessGroups, users } from '../../db/schema';
 import { hashPassword } from './password-hasher';
 
 export const demoPassword = 'Demo1234!';
@@ -53,6 +53,17 @@ export async function seedDemoWorkspace(db: Database): Promise<{ clientId: strin
     })
     .onConflictDoNothing({ target: clients.slug });
   const [client] = await db.select({ id: clients.id }).from(clients).where(eq(clients.slug, 'toko-demo'));
+  // The supervisor's feature-access group exists as a role the admin screen can edit.
+  const supervisor = demoUsers.find((user) => user.featuresAccessName === 'Supervisor');
+  await db
+    .insert(featureAccessGroups)
+    .values({
+      clientId: client.id,
+      name: 'Supervisor',
+      permissionIndex: supervisor?.permissionIndex ?? '',
+      featuresPermissions: supervisor?.featuresPermissions ?? [],
+    })
+    .onConflictDoNothing();
   const existing = new Set(
     (await db.select({ email: users.email }).from(users).where(eq(users.clientId, client.id))).map((row) =>
       row.email.toLowerCase(),
@@ -62,6 +73,7 @@ export async function seedDemoWorkspace(db: Database): Promise<{ clientId: strin
   // A restart finds every demo user in place and skips the argon2 hash altogether.
   if (missing.length === 0) return { clientId: client.id, created: 0 };
   const passwordHash = await hashPassword(demoPassword);
+  const now = new Date();
   const rows = await db
     .insert(users)
     .values(
@@ -75,6 +87,9 @@ export async function seedDemoWorkspace(db: Database): Promise<{ clientId: strin
         permissionIndex: user.permissionIndex ?? null,
         csPosition: user.csPosition ?? null,
         featuresPermissions: user.featuresPermissions ?? [],
+        // The demo staff have read and agreed to the consent, so it does not cover the demo.
+        consentAgreedAt: now,
+        consentTimestamp: now,
       })),
     )
     .onConflictDoNothing()

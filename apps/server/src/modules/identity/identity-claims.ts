@@ -67,5 +67,7 @@ export function presentMe(user: UserRow, client: ClientRow): MeResponse {
       subject: String(rule.subject),
       inverted: Boolean(rule.inverted),
     })),
+    consentAgreedAt: user.consentAgreedAt?.toISOString() ?? null,
+    consentTimestamp: user.consentTimestamp?.toISOString() ?? null,
   };
 }

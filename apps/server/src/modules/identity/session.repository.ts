@@ -33,6 +33,50 @@ export async function findRefreshTokenUnscoped(
   return row ? { token: row.refresh_tokens, session: row.sessions } : undefined;
 }
 
+/**
+ * Reads the token again under a row lock, so concurrent refreshes of one token take turns
+ * and each sees whether (and when) an earlier one used it. Call inside the tenant transaction.
+ */
+export async function lockRefreshToken(
+  db: Executor,
+  clientId: string,
+  tokenId: string,
+): Promise<RefreshTokenRow | undefined> {
+  const [row] = await db
+    .select()
+    .from(refreshTokens)
+    .where(and(eq(refreshTokens.clientId, clientId), eq(refreshTokens.id, tokenId)))
+    .for('update');
+  return row;
+}
+
+/** The session as it is now (not as read before the transaction), scoped to the client. */
+export async function findSession(
+  db: Executor,
+  clientId: string,
+  sessionId: string,
+): Promise<SessionRow | undefined> {
+  const [row] = await db
+    .select()
+    .from(sessions)
+    .where(and(eq(sessions.clientId, clientId), eq(sessions.id, sessionId)));
+  return row;
+}
+
+/** The session under a row lock, so work tied to it (its activity record) happens once. */
+export async function lockSession(
+  db: Executor,
+  clientId: string,
+  sessionId: string,
+): Promise<SessionRow | undefined> {
+  const [row] = await db
+    .select()
+    .from(sessions)
+    .where(and(eq(sessions.clientId, clientId), eq(sessions.id, sessionId)))
+    .for('update');
+  return row;
+}
+
 /** Marks the token used; false when another request used it first. */
 export async function markRefreshTokenUsed(
   db: Executor,

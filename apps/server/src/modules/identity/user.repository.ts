@@ -63,7 +63,17 @@ export async function updateUser(
   db: Executor,
   clientId: string,
   userId: string,
-  changes: Partial<Pick<UserRow, 'passwordHash' | 'passwordHistory' | 'agentStatus' | 'lastSignInAt'>>,
+  changes: Partial<
+    Pick<
+      UserRow,
+      | 'passwordHash'
+      | 'passwordHistory'
+      | 'agentStatus'
+      | 'lastSignInAt'
+      | 'consentAgreedAt'
+      | 'consentTimestamp'
+    >
+  >,
 ): Promise<void> {
   await db
     .update(users)

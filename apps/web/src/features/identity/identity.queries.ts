@@ -1,14 +1,7 @@
-import {
-  agentStatusResponse,
-  type ChangePasswordBody,
-  type LoginBody,
-  loginResponse,
-  meResponse,
-  messageResponse,
-} from '@app/contracts';
+import { agentStatusResponse, type ChangePasswordBody, meResponse, messageResponse } from '@app/contracts';
 import { queryOptions } from '@tanstack/react-query';
 import { api, dataOrThrow } from '../../shared/api-client';
-import { browserTokenStore, endSession, startSession } from '../../shared/session';
+import { browserTokenStore, endSession } from '../../shared/session';
 
 export type AgentStatus = 'ONLINE' | 'OFFLINE';
 
@@ -21,14 +14,6 @@ export function meQueryOptions() {
     queryFn: async () => dataOrThrow(await api.get('/api/identity/users/me', { schema: meResponse })),
     staleTime: 60_000,
   });
-}
-
-/** Signs in and stores the tokens; the caller decides where to go next. */
-export async function signIn(body: LoginBody) {
-  const result = await api.post('/api/identity/auth/login', body, { auth: false, schema: loginResponse });
-  if (result.ok)
-    startSession({ accessToken: result.data.accessToken, refreshToken: result.data.refreshToken });
-  return result;
 }
 
 /**

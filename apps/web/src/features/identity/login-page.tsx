@@ -1,6 +1,7 @@
 import { appVersion, type ErrorObject } from '@app/contracts';
 import {
   Alert,
+  Anchor,
   Box,
   Button,
   Group,
@@ -20,17 +21,17 @@ import {
   IconMessages,
   IconShieldLock,
 } from '@tabler/icons-react';
-import { useNavigate, useSearch } from '@tanstack/react-router';
+import { Link, useNavigate, useSearch } from '@tanstack/react-router';
 import { type FormEvent, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { landingPathFor, safeRedirectTarget } from '../../app/route-guard';
 import { toErrorObject } from '../../shared/api-client';
 import { BrandMark } from '../../shared/brand-mark';
-import { errorText } from '../../shared/i18n';
 import { LanguageSwitch } from '../../shared/language-switch';
 import { endSession, getSession } from '../../shared/session';
 import { usePageTitle } from '../../shared/use-page-title';
-import { signIn } from './identity.queries';
+import { mfaErrorText, setupChallenge, signInWithPassword } from './mfa.queries';
+import { SignInCodeStep } from './sign-in-code-step';
 
 const highlights = [
   { icon: IconMessages, key: 'brand.highlightInbox' },
@@ -123,6 +124,8 @@ export function LoginPage() {
   const [fieldErrors, setFieldErrors] = useState<{ email?: string; password?: string }>({});
   const [failure, setFailure] = useState<ErrorObject | null>(null);
   const [submitting, setSubmitting] = useState(false);
+  /** The 2-step challenge once the password was right; the form then asks for the code. */
+  const [challenge, setChallenge] = useState<string | null>(null);
 
   async function submit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
@@ -135,12 +138,29 @@ export function LoginPage() {
     if (errors.email || errors.password) return;
 
     setSubmitting(true);
-    const result = await signIn({ email: email.trim(), password });
+    const result = await signInWithPassword({ email: email.trim(), password });
     if (!result.ok) {
       setSubmitting(false);
       setFailure(result.error);
       return;
     }
+    if ('mfaRequired' in result.data) {
+      // 2-step is on: no session yet, the code step follows with this challenge.
+      setSubmitting(false);
+      setPassword('');
+      setChallenge(result.data.mfaToken);
+      return;
+    }
+    if ('mfaSetupRequired' in result.data) {
+      setupChallenge.save(result.data.mfaToken);
+      await navigate({ to: '/activate-mfa', replace: true });
+      return;
+    }
+    await enterApp();
+  }
+
+  /** Goes to where the user was sent from, or their landing path, once a session is stored. */
+  async function enterApp() {
     const session = getSession();
     if (!session) {
       // The server answered with a token this build cannot read; staying signed in would
@@ -177,51 +197,65 @@ export function LoginPage() {
             <Text c="dimmed">{t('login.subtitle')}</Text>
           </Stack>
 
-          <form onSubmit={submit} noValidate>
-            <Stack gap="md">
-              {failure ? (
-                <Alert
-                  color="red"
-                  variant="light"
-                  radius="md"
-                  icon={<IconAlertCircle size={18} />}
-                  title={t('login.failedTitle')}
-                  role="alert"
-                  data-testid="login-error"
-                >
-                  {errorText(t, failure)}
-                </Alert>
-              ) : null}
-              <TextInput
-                label={t('login.email')}
-                placeholder={t('login.emailPlaceholder')}
-                name="email"
-                type="email"
-                autoComplete="username"
-                inputMode="email"
-                size="md"
-                leftSection={<IconAt size={18} stroke={1.6} />}
-                value={email}
-                onChange={(event) => setEmail(event.currentTarget.value)}
-                error={fieldErrors.email ? t(fieldErrors.email) : undefined}
-                autoFocus
-              />
-              <PasswordInput
-                label={t('login.password')}
-                placeholder={t('login.passwordPlaceholder')}
-                name="password"
-                autoComplete="current-password"
-                size="md"
-                leftSection={<IconLock size={18} stroke={1.6} />}
-                value={password}
-                onChange={(event) => setPassword(event.currentTarget.value)}
-                error={fieldErrors.password ? t(fieldErrors.password) : undefined}
-              />
-              <Button type="submit" size="md" fullWidth mt="sm" loading={submitting}>
-                {t('login.submit')}
-              </Button>
-            </Stack>
-          </form>
+          {challenge ? (
+            <SignInCodeStep
+              challenge={challenge}
+              onSignedIn={enterApp}
+              onRestart={(error) => {
+                setChallenge(null);
+                setFailure(error);
+              }}
+            />
+          ) : (
+            <form onSubmit={submit} noValidate>
+              <Stack gap="md">
+                {failure ? (
+                  <Alert
+                    color="red"
+                    variant="light"
+                    radius="md"
+                    icon={<IconAlertCircle size={18} />}
+                    title={t('login.failedTitle')}
+                    role="alert"
+                    data-testid="login-error"
+                  >
+                    {mfaErrorText(t, failure)}
+                  </Alert>
+                ) : null}
+                <TextInput
+                  label={t('login.email')}
+                  placeholder={t('login.emailPlaceholder')}
+                  name="email"
+                  type="email"
+                  autoComplete="username"
+                  inputMode="email"
+                  size="md"
+                  leftSection={<IconAt size={18} stroke={1.6} />}
+                  value={email}
+                  onChange={(event) => setEmail(event.currentTarget.value)}
+                  error={fieldErrors.email ? t(fieldErrors.email) : undefined}
+                  autoFocus
+                />
+                <PasswordInput
+                  label={t('login.password')}
+                  placeholder={t('login.passwordPlaceholder')}
+                  name="password"
+                  autoComplete="current-password"
+                  size="md"
+                  leftSection={<IconLock size={18} stroke={1.6} />}
+                  value={password}
+                  onChange={(event) => setPassword(event.currentTarget.value)}
+                  error={fieldErrors.password ? t(fieldErrors.password) : undefined}
+                />
+                <Anchor component={Link} to="/forgot-password" size="sm" ta="right" mt={-6}>
+                  {t('passwordReset.forgotLink')}
+                </Anchor>
+                <Button type="submit" size="md" fullWidth mt="sm" loading={submitting}>
+                  {t('login.submit')}
+                </Button>
+              </Stack>
+            </form>
+          )}
         </Box>
 
         <Group justify="space-between" gap="xs">

@@ -1,0 +1,219 @@
+import {
+  type AdminUserBody,
+  type AdminUserView,
+  adminErrorMessages,
+  adminUserRules,
+  buildAbility,
+  errorMessages,
+  eventTopics,
+  passwordPolicy,
+} from '@app/contracts';
+import type { Database, Executor } from '../../db/client';
+import { withTenant } from '../../db/tenant';
+import { appendEvent, rooms } from '../../platform/events/outbox';
+import type { AuthContext } from '../../platform/http/authentication';
+import { badRequest, forbidden, notFound } from '../../platform/http/http-errors';
+import {
+  type AdminUserChanges,
+  countActiveUsers,
+  countOpenTicketsAssignedTo,
+  findAgentGroupIds,
+  findLiveUser,
+  insertAdminUser,
+  listAdminUsers,
+  listAgentGroupIdsOf,
+  replaceAgentGroupMemberships,
+  updateAdminUser,
+} from './admin-user.repository';
+import { findFeatureAccessGroupByName } from './feature-access.repository';
+import { hashPassword } from './password-hasher';
+import { revokeUserSessions } from './session.repository';
+import { type ClientRow, findClient, findUserForSignIn, type UserRow } from './user.repository';
+
+function present(user: UserRow, agentGroupIds: string[]): AdminUserView {
+  return {
+    id: user.id,
+    email: user.email,
+    name: user.name,
+    role: user.role,
+    status: user.status,
+    agentStatus: user.agentStatus,
+    csPosition: user.csPosition,
+    featuresAccessName: user.featuresAccessName,
+    agentGroupIds,
+    csTags: user.csTags,
+    createdAt: user.createdAt.toISOString(),
+  };
+}
+
+/** Checks the form's rules again with the same contract; the first failure is the answer. */
+function checkRules(body: AdminUserBody, passwordRequired: boolean): void {
+  const parsed = adminUserRules.safeParse(body);
+  if (!parsed.success) throw badRequest(parsed.error.issues[0]?.message ?? errorMessages.generic);
+  if ((passwordRequired || body.password) && !passwordPolicy.safeParse(body.password ?? '').success) {
+    throw badRequest(errorMessages.passwordFormat);
+  }
+}
+
+/** Ends every session of the user; the hub closes their sockets on the event. */
+async function endSessions(tx: Executor, clientId: string, userId: string, reason: string): Promise<void> {
+  for (const sessionId of await revokeUserSessions(tx, clientId, userId, reason)) {
+    await appendEvent(tx, {
+      clientId,
+      topic: eventTopics.sessionRevoked,
+      rooms: [rooms.user(userId)],
+      payload: { sessionId, reason },
+    });
+  }
+}
+
+/**
+ * The client's users as the admin screen manages them (commerce §5, §6, §8): plan limit,
+ * unique e-mail, CS position only for roles that reach the inbox, owners untouchable,
+ * and a deleted or deactivated user signed out everywhere.
+ */
+export class AdminUserService {
+  constructor(private readonly db: Database) {}
+
+  async list(caller: AuthContext, search?: string) {
+    return withTenant(this.db, caller.clientId, async (tx) => {
+      const client = await findClient(tx, caller.clientId);
+      const rows = await listAdminUsers(tx, caller.clientId, search);
+      const groups = await listAgentGroupIdsOf(
+        tx,
+        caller.clientId,
+        rows.map((row) => row.id),
+      );
+      return {
+        content: rows.map((row) => present(row, groups.get(row.id) ?? [])),
+        total: rows.length,
+        userLimit: client?.userLimit ?? 0,
+      };
+    });
+  }
+
+  async create(caller: AuthContext, body: AdminUserBody): Promise<AdminUserView> {
+    checkRules(body, true);
+    if (body.role === 'ADC' && caller.role !== 'OWN') throw forbidden(adminErrorMessages.onlyOwnerMakesAdmin);
+    const email = body.email.trim();
+    // E-mail is unique across every client, so this look-up is deliberately unscoped.
+    if (await findUserForSignIn(this.db, email)) throw badRequest(adminErrorMessages.emailTaken);
+    const passwordHash = await hashPassword(body.password ?? '');
+    return withTenant(this.db, caller.clientId, async (tx) => {
+      const client = await findClient(tx, caller.clientId);
+      if (!client) throw notFound();
+      if (body.status === 'ACTIVE' && (await countActiveUsers(tx, caller.clientId)) >= client.userLimit) {
+        throw badRequest(adminErrorMessages.userLimitReached);
+      }
+      const access = await this.accessFields(tx, client, body);
+      const groupIds = await this.agentGroups(tx, caller.clientId, body.agentGroupIds);
+      const user = await insertAdminUser(tx, {
+        clientId: caller.clientId,
+        name: body.name.trim(),
+        email,
+        passwordHash,
+        role: body.role,
+        status: body.status,
+        csTags: body.csTags,
+        ...access,
+      });
+      await replaceAgentGroupMemberships(tx, caller.clientId, user.id, groupIds);
+      return present(user, groupIds);
+    });
+  }
+
+  async update(caller: AuthContext, userId: string, body: AdminUserBody): Promise<AdminUserView> {
+    checkRules(body, false);
+    const email = body.email.trim();
+    const holder = await findUserForSignIn(this.db, email);
+    if (holder && holder.id !== userId) throw badRequest(adminErrorMessages.emailTaken);
+    const passwordHash = body.password ? await hashPassword(body.password) : undefined;
+    return withTenant(this.db, caller.clientId, async (tx) => {
+      const target = await findLiveUser(tx, caller.clientId, userId);
+      const client = await findClient(tx, caller.clientId);
+      if (!target || !client) throw notFound();
+      if (target.role === 'OWN') throw forbidden(adminErrorMessages.ownerProtected);
+      if ((body.role === 'ADC' || target.role === 'ADC') && caller.role !== 'OWN') {
+        throw forbidden(adminErrorMessages.onlyOwnerMakesAdmin);
+      }
+      const activating = target.status !== 'ACTIVE' && body.status === 'ACTIVE';
+      if (activating && (await countActiveUsers(tx, caller.clientId)) >= client.userLimit) {
+        throw badRequest(adminErrorMessages.userLimitReached);
+      }
+      const access = await this.accessFields(tx, client, body);
+      const groupIds = await this.agentGroups(tx, caller.clientId, body.agentGroupIds);
+      const changes: AdminUserChanges = {
+        name: body.name.trim(),
+        email,
+        role: body.role,
+        status: body.status,
+        csTags: body.csTags,
+        ...access,
+        ...(passwordHash ? { passwordHash } : {}),
+      };
+      const saved = await updateAdminUser(tx, caller.clientId, userId, changes);
+      if (!saved) throw notFound();
+      await replaceAgentGroupMemberships(tx, caller.clientId, userId, groupIds);
+      if (body.status === 'INACTIVE' && target.status === 'ACTIVE') {
+        await endSessions(tx, caller.clientId, userId, 'user deactivated');
+      }
+      return present(saved, groupIds);
+    });
+  }
+
+  /** Soft-deletes the user and ends their sessions; refused while chats wait on them. */
+  async remove(caller: AuthContext, userId: string): Promise<void> {
+    await withTenant(this.db, caller.clientId, async (tx) => {
+      const target = await findLiveUser(tx, caller.clientId, userId);
+      if (!target) throw notFound();
+      if (target.role === 'OWN') throw forbidden(adminErrorMessages.ownerProtected);
+      if (target.role === 'ADC' && caller.role !== 'OWN')
+        throw forbidden(adminErrorMessages.onlyOwnerMakesAdmin);
+      if ((await countOpenTicketsAssignedTo(tx, caller.clientId, userId)) > 0) {
+        throw badRequest(adminErrorMessages.deleteUserHasTickets);
+      }
+      await updateAdminUser(tx, caller.clientId, userId, {
+        deletedAt: new Date(),
+        status: 'INACTIVE',
+        agentStatus: 'OFFLINE',
+      });
+      await replaceAgentGroupMemberships(tx, caller.clientId, userId, []);
+      await endSessions(tx, caller.clientId, userId, 'user deleted');
+    });
+  }
+
+  /**
+   * The user's group (a copy of its rights) and CS position: the position is required when
+   * the role and group reach the inbox, and must be empty when they do not (commerce §5).
+   */
+  private async accessFields(tx: Executor, client: ClientRow, body: AdminUserBody) {
+    const group = body.featuresAccessName
+      ? await findFeatureAccessGroupByName(tx, client.id, body.featuresAccessName)
+      : undefined;
+    if (body.featuresAccessName && !group) throw badRequest(adminErrorMessages.featureAccessUnknown);
+    const rights = {
+      featuresAccessName: group?.name ?? null,
+      permissionIndex: group?.permissionIndex ?? null,
+      featuresPermissions: group?.featuresPermissions ?? [],
+    };
+    const ability = buildAbility({
+      role: body.role,
+      accountCountry: client.country,
+      featuresAccessPermissions: group
+        ? { userPermissionIndex: group.permissionIndex, clientPermissionIndex: client.permissionIndex }
+        : null,
+      featuresPermissions: rights.featuresPermissions,
+    });
+    const reachesInbox = ability.can('READ', 'CUSTOMER_SERVICE_INBOX');
+    if (reachesInbox && !body.csPosition) throw badRequest(adminErrorMessages.csPositionRequired);
+    if (!reachesInbox && body.csPosition) throw badRequest(adminErrorMessages.csPositionNotAllowed);
+    return { ...rights, csPosition: body.csPosition };
+  }
+
+  private async agentGroups(tx: Executor, clientId: string, groupIds: string[]): Promise<string[]> {
+    const unique = [...new Set(groupIds)];
+    const found = await findAgentGroupIds(tx, clientId, unique);
+    if (found.length !== unique.length) throw badRequest(adminErrorMessages.agentGroupUnknown);
+    return unique;
+  }
+}
