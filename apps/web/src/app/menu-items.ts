@@ -2,6 +2,7 @@ import { type AppAbility, canRead, matchRoute } from '@app/contracts';
 import {
   IconHistory,
   IconInbox,
+  IconListDetails,
   IconLock,
   IconMail,
   IconMessageChatbot,
@@ -35,6 +36,7 @@ export const menuSections = [
       { path: '/setting/admin', labelKey: 'menu.adminUsers', icon: IconUsers },
       { path: '/setting/two-factor-verification-setup', labelKey: 'menu.twoFactor', icon: IconShieldLock },
       { path: '/setting/mailbox', labelKey: 'menu.mailbox', icon: IconMail },
+      { path: '/setting/logs', labelKey: 'menu.auditLog', icon: IconListDetails },
       { path: '/setting/self-change-password', labelKey: 'menu.changePassword', icon: IconLock },
     ],
   },

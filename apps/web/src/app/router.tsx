@@ -45,6 +45,21 @@ const forgotPasswordRoute = createRoute({
   component: lazyPage(() => import('../features/identity/forgot-password-page'), 'ForgotPasswordPage'),
 });
 
+/** Reset by phone: /reset goes to its first step; the steps are phone, otp-verification, change-password, successfully. */
+const resetRoute = createRoute({
+  getParentRoute: () => rootRoute,
+  path: 'reset',
+  beforeLoad: () => {
+    throw redirect({ href: '/reset/phone', replace: true });
+  },
+});
+
+const resetStepRoute = createRoute({
+  getParentRoute: () => rootRoute,
+  path: 'reset/$step',
+  component: lazyPage(() => import('../features/identity/reset-by-phone-page'), 'ResetByPhonePage'),
+});
+
 /** Forced 2-step activation, when the client requires it for everyone (public: before full sign-in). */
 const activateMfaRoute = createRoute({
   getParentRoute: () => rootRoute,
@@ -135,6 +150,12 @@ const devMailboxRoute = createRoute({
   component: lazyPage(() => import('../features/identity/dev-mailbox-page'), 'DevMailboxPage'),
 });
 
+const auditLogRoute = createRoute({
+  getParentRoute: () => appRoute,
+  path: 'setting/logs',
+  component: lazyPage(() => import('../features/settings/audit-log-page'), 'AuditLogPage'),
+});
+
 const adminUsersRoute = createRoute({
   getParentRoute: () => appRoute,
   path: 'setting/admin',
@@ -152,6 +173,8 @@ export const routeTree = rootRoute.addChildren([
   indexRoute,
   loginRoute,
   forgotPasswordRoute,
+  resetRoute,
+  resetStepRoute,
   activateMfaRoute,
   appRoute.addChildren([
     accountRoute,
@@ -166,6 +189,7 @@ export const routeTree = rootRoute.addChildren([
     twoFactorSetupRoute,
     devMailboxRoute,
     adminUsersRoute,
+    auditLogRoute,
     notBuiltRoute,
   ]),
 ]);

@@ -229,3 +229,23 @@ export const featureAccessGroups = pgTable(
       .where(sql`deleted_at is null`),
   ],
 );
+
+/** The audit log: sign-ins, role and user changes, permission refusals, client logs. */
+export const auditLogs = pgTable(
+  'audit_logs',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    clientId: uuid('client_id')
+      .notNull()
+      .references(() => clients.id, { onDelete: 'cascade' }),
+    userId: uuid('user_id'),
+    /** What happened, e.g. SIGN_IN, USER_CREATED, ROLE_CHANGED, PERMISSION_DENIED, CLIENT_LOG. */
+    type: text('type').notNull(),
+    /** Details as JSON (the spec's event: version, source BROWSER or APP, ...). */
+    event: jsonb('event').$type<Record<string, unknown>>().notNull().default(sql`'{}'::jsonb`),
+    result: text('result'),
+    ip: text('ip'),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (table) => [index('audit_logs_client_created_idx').on(table.clientId, table.createdAt.desc())],
+);
