@@ -2,6 +2,9 @@ import path from 'node:path';
 import pino from 'pino';
 import type { AppConfig } from './config';
 import { type DatabaseHandle, openDatabase } from './db/client';
+import { registerAuditJobs } from './modules/audit/audit.jobs';
+import { registerAuditRoutes } from './modules/audit/audit.routes';
+import { AuditService } from './modules/audit/audit.service';
 import { registerWalletRoutes } from './modules/billing/wallet.routes';
 import { LiveChatAdapter } from './modules/channels/adapters/lvc/lvc.adapter';
 import { ChannelRegistry } from './modules/channels/channel-adapter';
@@ -24,8 +27,13 @@ import { MailOutboxService } from './modules/identity/mail-outbox.service';
 import { MfaKeys } from './modules/identity/mfa.keys';
 import { registerMfaRoutes } from './modules/identity/mfa.routes';
 import { MfaService } from './modules/identity/mfa.service';
+import { OidcClient } from './modules/identity/oidc.client';
+import { registerOidcRoutes } from './modules/identity/oidc.routes';
+import { OidcService } from './modules/identity/oidc.service';
 import { registerPasswordResetRoutes } from './modules/identity/password-reset.routes';
 import { PasswordResetService } from './modules/identity/password-reset.service';
+import { registerPhoneResetRoutes } from './modules/identity/phone-reset.routes';
+import { PhoneResetService } from './modules/identity/phone-reset.service';
 import { registerUserRoutes } from './modules/identity/user.routes';
 import { UserService } from './modules/identity/user.service';
 import type { ConversationService } from './modules/inbox/conversation.service';
@@ -121,7 +129,10 @@ export async function startServer(config: AppConfig, options: ServerOptions = {}
   const queue = new JobQueue(database, logger, { runWorkers, pollingIntervalSeconds: 0.5 });
   const relay = new OutboxRelay(database, queue, logger);
   const hub = new RealtimeHub(bus, logger);
-  const app = await createHttpApp(config, logger, tokens);
+  const audit = new AuditService(database.db);
+  const app = await createHttpApp(config, logger, tokens, {
+    onForbidden: (refusal) => audit.recordRefusal(refusal),
+  });
   const media = new MediaService(
     database.db,
     new LocalFileStorage(path.join(config.dataDir, 'media')),
@@ -139,15 +150,32 @@ export async function startServer(config: AppConfig, options: ServerOptions = {}
   registerMfaRoutes(app, new MfaService(database.db, auth, mfaKeys), {
     codeRateLimit: config.LOGIN_RATE_LIMIT,
   });
+  const oidc =
+    config.OIDC_ISSUER && config.OIDC_CLIENT_ID && config.OIDC_CLIENT_SECRET
+      ? new OidcService(
+          database.db,
+          new OidcClient({
+            issuer: config.OIDC_ISSUER,
+            clientId: config.OIDC_CLIENT_ID,
+            clientSecret: config.OIDC_CLIENT_SECRET,
+          }),
+          auth,
+          mfaKeys,
+          app.log,
+        )
+      : null;
+  registerOidcRoutes(app, oidc, { publicUrl: config.PUBLIC_URL, rateLimit: config.LOGIN_RATE_LIMIT });
   registerUserRoutes(app, new UserService(database.db));
   registerAdminUserRoutes(app, new AdminUserService(database.db));
   registerFeatureAccessRoutes(app, new FeatureAccessService(database.db));
   registerConsentRoutes(app, new ConsentService(database.db));
   const mail = new MailService({ smtpUrl: config.SMTP_URL, from: config.MAIL_FROM });
   registerPasswordResetRoutes(app, new PasswordResetService(database.db, mail, config.jwtSecret));
+  registerPhoneResetRoutes(app, new PhoneResetService(database.db, mail, config.jwtSecret));
   registerMailOutboxRoutes(app, new MailOutboxService(database.db));
   const accountActivity = new AccountActivityService(database.db);
   registerAccountActivityRoutes(app, accountActivity);
+  registerAuditRoutes(app, audit);
   registerWalletRoutes(app);
   registerRealtimeRoutes(app, hub);
   registerMediaRoutes(app, media);
@@ -175,6 +203,7 @@ export async function startServer(config: AppConfig, options: ServerOptions = {}
   await registerIdentityJobs(database.db, queue, relay);
   await registerMailJobs(database.db, queue, relay, mail, logger);
   await registerAccountActivityJobs(accountActivity, queue, relay);
+  await registerAuditJobs(audit, queue, relay);
   await inbox.registerJobs(queue, relay);
   await registerMediaJobs(database.db, queue);
   if (runWorkers) await relay.start();

@@ -81,6 +81,13 @@ export const adminUserBody = z.object({
   featuresAccessName: z.string().max(200).nullable().default(null),
   agentGroupIds: z.array(z.string().uuid()).max(100).default([]),
   csTags: z.array(z.string().trim().min(1).max(50)).max(50).default([]),
+  /** Optional; stored as 62… so the reset-by-phone flow finds the user. */
+  phone: z
+    .string()
+    .trim()
+    .regex(/^(\+?62|0)8[0-9]{7,12}$/, 'Invalid phone number')
+    .nullable()
+    .optional(),
   status: z.enum(['ACTIVE', 'INACTIVE']).default('ACTIVE'),
 });
 export type AdminUserBody = z.infer<typeof adminUserBody>;
@@ -109,6 +116,7 @@ export const adminUserView = z.object({
   featuresAccessName: z.string().nullable(),
   agentGroupIds: z.array(z.string().uuid()),
   csTags: z.array(z.string()),
+  phone: z.string().nullable(),
   createdAt: z.string(),
 });
 export type AdminUserView = z.infer<typeof adminUserView>;

@@ -28,5 +28,11 @@ export const serverEnv = z.object({
     .regex(/^smtps?:\/\//, 'must start with smtp:// or smtps://')
     .optional(),
   MAIL_FROM: z.string().min(3).default('Omni Inbox <no-reply@localhost>'),
+  /** OpenID Connect issuer for Google sign-in (https://accounts.google.com); off when unset. */
+  OIDC_ISSUER: z.string().url().optional(),
+  /** The OAuth client id registered at the issuer. */
+  OIDC_CLIENT_ID: z.string().min(1).optional(),
+  /** The OAuth client secret; kept on the server, used at the token endpoint only. */
+  OIDC_CLIENT_SECRET: z.string().min(1).optional(),
 });
 export type ServerEnv = z.infer<typeof serverEnv>;

@@ -1,6 +1,7 @@
 export * from './ability';
 export * from './account-activity';
 export * from './admin';
+export * from './audit';
 export * from './channels';
 export * from './constants';
 export * from './env';
@@ -11,7 +12,9 @@ export * from './livechat-settings';
 export * from './livechat-widget';
 export * from './media';
 export * from './mfa';
+export * from './oidc';
 export * from './password-reset';
 export * from './permissions';
+export * from './phone-reset';
 export * from './realtime';
 export * from './routes';

@@ -16,6 +16,7 @@ export type AdminUserChanges = Partial<
     | 'permissionIndex'
     | 'featuresPermissions'
     | 'csTags'
+    | 'phone'
     | 'status'
     | 'deletedAt'
     | 'agentStatus'

@@ -3,9 +3,11 @@ import {
   type AdminUserView,
   adminErrorMessages,
   adminUserRules,
+  auditEventTopics,
   buildAbility,
   errorMessages,
   eventTopics,
+  normalizeIndonesianPhone,
   passwordPolicy,
 } from '@app/contracts';
 import type { Database, Executor } from '../../db/client';
@@ -42,6 +44,7 @@ function present(user: UserRow, agentGroupIds: string[]): AdminUserView {
     featuresAccessName: user.featuresAccessName,
     agentGroupIds,
     csTags: user.csTags,
+    phone: user.phone,
     createdAt: user.createdAt.toISOString(),
   };
 }
@@ -53,6 +56,21 @@ function checkRules(body: AdminUserBody, passwordRequired: boolean): void {
   if ((passwordRequired || body.password) && !passwordPolicy.safeParse(body.password ?? '').success) {
     throw badRequest(errorMessages.passwordFormat);
   }
+}
+
+/** Tells the audit log (and anyone listening) who changed which user. */
+function announceUserChange(
+  tx: Executor,
+  topic: string,
+  caller: AuthContext,
+  subject: { id: string; name: string },
+): Promise<bigint> {
+  return appendEvent(tx, {
+    clientId: caller.clientId,
+    topic,
+    rooms: [],
+    payload: { actorUserId: caller.userId, subjectId: subject.id, name: subject.name },
+  });
 }
 
 /** Ends every session of the user; the hub closes their sockets on the event. */
@@ -115,9 +133,11 @@ export class AdminUserService {
         role: body.role,
         status: body.status,
         csTags: body.csTags,
+        phone: body.phone ? normalizeIndonesianPhone(body.phone) : null,
         ...access,
       });
       await replaceAgentGroupMemberships(tx, caller.clientId, user.id, groupIds);
+      await announceUserChange(tx, auditEventTopics.userCreated, caller, user);
       return present(user, groupIds);
     });
   }
@@ -148,6 +168,9 @@ export class AdminUserService {
         role: body.role,
         status: body.status,
         csTags: body.csTags,
+        ...(body.phone !== undefined
+          ? { phone: body.phone ? normalizeIndonesianPhone(body.phone) : null }
+          : {}),
         ...access,
         ...(passwordHash ? { passwordHash } : {}),
       };
@@ -157,6 +180,7 @@ export class AdminUserService {
       if (body.status === 'INACTIVE' && target.status === 'ACTIVE') {
         await endSessions(tx, caller.clientId, userId, 'user deactivated');
       }
+      await announceUserChange(tx, auditEventTopics.userChanged, caller, saved);
       return present(saved, groupIds);
     });
   }
@@ -179,6 +203,7 @@ export class AdminUserService {
       });
       await replaceAgentGroupMemberships(tx, caller.clientId, userId, []);
       await endSessions(tx, caller.clientId, userId, 'user deleted');
+      await announceUserChange(tx, auditEventTopics.userDeleted, caller, target);
     });
   }
 

@@ -100,9 +100,19 @@ export class AuthService {
       throw unauthorized(errorMessages.invalidCredentials);
     }
     if (user.status !== 'ACTIVE') throw new HttpError(403, errorMessages.userInactive);
+    const next = await this.continueSignIn(user, origin);
+    if (!next) throw unauthorized(errorMessages.invalidCredentials);
+    return next;
+  }
 
+  /**
+   * Every sign-in after its first factor (a password, or a verified e-mail from the
+   * identity provider): 2-step, or the client's forced setup, answers a challenge;
+   * otherwise the session opens. Null when the user's client is gone.
+   */
+  async continueSignIn(user: UserRow, origin: RequestOrigin): Promise<SignInResponse | null> {
     const client = await withTenant(this.db, user.clientId, (tx) => findClient(tx, user.clientId));
-    if (!client) throw unauthorized(errorMessages.invalidCredentials);
+    if (!client) return null;
     const challenge = { userId: user.id, clientId: user.clientId };
     if (user.mfaEnabledAt && user.mfaSecret) {
       return {
@@ -220,6 +230,12 @@ export class AuthService {
       await updateUser(tx, caller.clientId, caller.userId, {
         passwordHash,
         passwordHistory: [user.passwordHash, ...user.passwordHistory].slice(0, passwordHistoryDepth),
+      });
+      await appendEvent(tx, {
+        clientId: caller.clientId,
+        topic: eventTopics.passwordChanged,
+        rooms: [],
+        payload: { userId: caller.userId },
       });
       const revoked = await revokeUserSessions(tx, caller.clientId, caller.userId, 'password changed');
       for (const sessionId of revoked) {

@@ -1,5 +1,6 @@
 import {
   adminErrorMessages,
+  auditEventTopics,
   bitString,
   type FeatureAccessGroupBody,
   type FeatureAccessGroupView,
@@ -10,8 +11,9 @@ import {
   type PermissionName,
   permissionBitRules,
 } from '@app/contracts';
-import type { Database } from '../../db/client';
+import type { Database, Transaction } from '../../db/client';
 import { withTenant } from '../../db/tenant';
+import { appendEvent } from '../../platform/events/outbox';
 import type { AuthContext } from '../../platform/http/authentication';
 import { badRequest, notFound } from '../../platform/http/http-errors';
 import {
@@ -24,6 +26,21 @@ import {
   listFeatureAccessGroups,
   updateFeatureAccessGroup,
 } from './feature-access.repository';
+
+/** Tells the audit log (and anyone listening) who changed which role. */
+function announceRoleChange(
+  tx: Transaction,
+  topic: string,
+  caller: AuthContext,
+  group: { id: string; name: string },
+): Promise<bigint> {
+  return appendEvent(tx, {
+    clientId: caller.clientId,
+    topic,
+    rooms: [],
+    payload: { actorUserId: caller.userId, subjectId: group.id, name: group.name },
+  });
+}
 
 /** The rights a group grants: the bit string of its indexed menus, and VIEW_FEATURE as a grant. */
 export function rightsOfMenus(menus: ReadonlyArray<PermissionName>): {
@@ -103,6 +120,7 @@ export class FeatureAccessService {
         throw badRequest(adminErrorMessages.featureAccessNameTaken);
       }
       const group = await insertFeatureAccessGroup(tx, { clientId: caller.clientId, name, ...rights });
+      await announceRoleChange(tx, auditEventTopics.roleCreated, caller, group);
       return present(group, new Map());
     });
   }
@@ -123,6 +141,7 @@ export class FeatureAccessService {
       const saved = await updateFeatureAccessGroup(tx, caller.clientId, id, { name, ...rights });
       if (!saved) throw notFound();
       await applyGroupToUsers(tx, caller.clientId, group.name, saved);
+      await announceRoleChange(tx, auditEventTopics.roleChanged, caller, saved);
       return present(saved, await countUsersByGroupName(tx, caller.clientId));
     });
   }
@@ -136,6 +155,7 @@ export class FeatureAccessService {
       if ((counts.get(group.name.toLowerCase()) ?? 0) > 0)
         throw badRequest(adminErrorMessages.featureAccessInUse);
       await updateFeatureAccessGroup(tx, caller.clientId, id, { deletedAt: new Date() });
+      await announceRoleChange(tx, auditEventTopics.roleDeleted, caller, group);
     });
   }
 }

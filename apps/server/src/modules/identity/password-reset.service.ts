@@ -105,37 +105,7 @@ export class PasswordResetService {
 
   /** Sets the new password under the identity policy; every session of the user ends. */
   async confirm(body: PasswordResetConfirmBody): Promise<void> {
-    if (body.newPassword !== body.confirmPassword) throw badRequest(errorMessages.passwordMismatch);
-    if (!passwordPolicy.safeParse(body.newPassword).success) throw badRequest(errorMessages.passwordFormat);
-    const timedOut = () => badRequest(errorMessages.resetSessionTimedOut);
-    const record = await findByResetTokenUnscoped(this.db, sha256(body.resetToken));
-    if (!record || record.purpose !== purpose || record.usedAt || record.expiresAt <= new Date())
-      throw timedOut();
-    const { clientId, userId } = record;
-    const user = await withTenant(this.db, clientId, (tx) => findUser(tx, clientId, userId));
-    if (!user || !isActive(user)) throw new HttpError(403, errorMessages.userInactive);
-    for (const earlier of [user.passwordHash, ...user.passwordHistory]) {
-      if (await verifyPassword(earlier, body.newPassword))
-        throw badRequest(errorMessages.passwordAlreadyUsed);
-    }
-    const passwordHash = await hashPassword(body.newPassword);
-    const done = await withTenant(this.db, clientId, async (tx) => {
-      if (!(await consumeResetToken(tx, clientId, record.id))) return false;
-      await updateUser(tx, clientId, userId, {
-        passwordHash,
-        passwordHistory: [user.passwordHash, ...user.passwordHistory].slice(0, passwordHistoryDepth),
-      });
-      for (const sessionId of await revokeUserSessions(tx, clientId, userId, 'password reset')) {
-        await appendEvent(tx, {
-          clientId,
-          topic: eventTopics.sessionRevoked,
-          rooms: [rooms.user(userId)],
-          payload: { sessionId, reason: 'password reset' },
-        });
-      }
-      return true;
-    });
-    if (!done) throw timedOut();
+    await confirmPasswordReset(this.db, purpose, body);
   }
 
   /** The user behind the e-mail, in any client, if they may still sign in. */
@@ -155,6 +125,48 @@ export class PasswordResetService {
     const candidate = Buffer.from(candidateHash, 'hex');
     return stored.length === candidate.length && timingSafeEqual(stored, candidate);
   }
+}
+
+/**
+ * The last step of every reset flow (e-mail here, phone in phone-reset.service): the token
+ * of the purpose becomes the new password under the policy and the history of five, and
+ * every session of the user ends. Shared so both flows keep one set of password rules.
+ */
+export async function confirmPasswordReset(
+  db: Database,
+  codePurpose: string,
+  body: PasswordResetConfirmBody,
+): Promise<void> {
+  if (body.newPassword !== body.confirmPassword) throw badRequest(errorMessages.passwordMismatch);
+  if (!passwordPolicy.safeParse(body.newPassword).success) throw badRequest(errorMessages.passwordFormat);
+  const timedOut = () => badRequest(errorMessages.resetSessionTimedOut);
+  const record = await findByResetTokenUnscoped(db, sha256(body.resetToken));
+  if (!record || record.purpose !== codePurpose || record.usedAt || record.expiresAt <= new Date())
+    throw timedOut();
+  const { clientId, userId } = record;
+  const user = await withTenant(db, clientId, (tx) => findUser(tx, clientId, userId));
+  if (!user || !isActive(user)) throw new HttpError(403, errorMessages.userInactive);
+  for (const earlier of [user.passwordHash, ...user.passwordHistory]) {
+    if (await verifyPassword(earlier, body.newPassword)) throw badRequest(errorMessages.passwordAlreadyUsed);
+  }
+  const passwordHash = await hashPassword(body.newPassword);
+  const done = await withTenant(db, clientId, async (tx) => {
+    if (!(await consumeResetToken(tx, clientId, record.id))) return false;
+    await updateUser(tx, clientId, userId, {
+      passwordHash,
+      passwordHistory: [user.passwordHash, ...user.passwordHistory].slice(0, passwordHistoryDepth),
+    });
+    for (const sessionId of await revokeUserSessions(tx, clientId, userId, 'password reset')) {
+      await appendEvent(tx, {
+        clientId,
+        topic: eventTopics.sessionRevoked,
+        rooms: [rooms.user(userId)],
+        payload: { sessionId, reason: 'password reset' },
+      });
+    }
+    return true;
+  });
+  if (!done) throw timedOut();
 }
 
 /** The code's message, Indonesian first then English (the user's language is not known yet). */

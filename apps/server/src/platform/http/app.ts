@@ -17,7 +17,7 @@ import {
   validatorCompiler,
   type ZodTypeProvider,
 } from 'fastify-type-provider-zod';
-import { type AccessTokens, bearerToken } from './authentication';
+import { type AccessTokens, type AuthContext, bearerToken } from './authentication';
 import { errorObject, forbidden, HttpError, unauthorized } from './http-errors';
 import './route-access';
 
@@ -35,6 +35,12 @@ export interface HttpAppConfig {
   WEB_DIST?: string;
 }
 
+/** Callbacks a module hands the platform (the platform never imports a module). */
+export interface HttpAppHooks {
+  /** Told of each permission refusal (the audit log); its failure never fails the request. */
+  onForbidden?: (refusal: { auth: AuthContext; method: string; url: string; ip: string }) => Promise<void>;
+}
+
 const defaultWebDist = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../../web/dist');
 
 /**
@@ -45,6 +51,7 @@ export async function createHttpApp(
   config: HttpAppConfig,
   logger: FastifyBaseLogger,
   tokens: AccessTokens,
+  hooks: HttpAppHooks = {},
 ): Promise<App> {
   const app = Fastify({
     loggerInstance: logger,
@@ -138,8 +145,15 @@ export async function createHttpApp(
       (request.url.startsWith('/ws') ? (request.query as { token?: string }).token : undefined);
     request.auth = await tokens.verify(token);
     if (!request.auth) throw unauthorized();
-    if (access !== 'authenticated' && !request.auth.ability.can(access.action, access.subject))
+    if (access !== 'authenticated' && !request.auth.ability.can(access.action, access.subject)) {
+      if (hooks.onForbidden) {
+        const refusal = { auth: request.auth, method: request.method, url: request.url, ip: request.ip };
+        await hooks
+          .onForbidden(refusal)
+          .catch((error) => request.log.warn({ err: error }, 'refusal not recorded'));
+      }
       throw forbidden();
+    }
   });
 
   await app.register(swagger, {

@@ -1,4 +1,4 @@
-import { appVersion, type ErrorObject } from '@app/contracts';
+import { appVersion, type ErrorObject, type OidcErrorKey, type SignInResponse } from '@app/contracts';
 import {
   Alert,
   Anchor,
@@ -22,7 +22,7 @@ import {
   IconShieldLock,
 } from '@tabler/icons-react';
 import { Link, useNavigate, useSearch } from '@tanstack/react-router';
-import { type FormEvent, useState } from 'react';
+import { type FormEvent, useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { landingPathFor, safeRedirectTarget } from '../../app/route-guard';
 import { toErrorObject } from '../../shared/api-client';
@@ -30,7 +30,9 @@ import { BrandMark } from '../../shared/brand-mark';
 import { LanguageSwitch } from '../../shared/language-switch';
 import { endSession, getSession } from '../../shared/session';
 import { usePageTitle } from '../../shared/use-page-title';
+import { GoogleSignInButton, GoogleSignInError } from './google-sign-in';
 import { mfaErrorText, setupChallenge, signInWithPassword } from './mfa.queries';
+import { exchangeOidcCode, readOidcReturn } from './oidc-callback';
 import { SignInCodeStep } from './sign-in-code-step';
 
 const highlights = [
@@ -126,6 +128,29 @@ export function LoginPage() {
   const [submitting, setSubmitting] = useState(false);
   /** The 2-step challenge once the password was right; the form then asks for the code. */
   const [challenge, setChallenge] = useState<string | null>(null);
+  /** Why the Google sign-in that brought the user back here failed. */
+  const [oidcError, setOidcError] = useState<OidcErrorKey | null>(null);
+
+  // Google sign-in returns here with a one-time code (or why it failed) in the address.
+  // biome-ignore lint/correctness/useExhaustiveDependencies: read once, when the page opens.
+  useEffect(() => {
+    const returned = readOidcReturn(window.location.search);
+    if (!returned) return;
+    if ('error' in returned) {
+      setOidcError(returned.error);
+      return;
+    }
+    setSubmitting(true);
+    void exchangeOidcCode(returned.code).then((result) => {
+      if (!result) return;
+      if (!result.ok) {
+        setSubmitting(false);
+        setOidcError('signInFailed');
+        return;
+      }
+      void afterSignIn(result.data);
+    });
+  }, []);
 
   async function submit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
@@ -135,6 +160,7 @@ export function LoginPage() {
     };
     setFieldErrors(errors);
     setFailure(null);
+    setOidcError(null);
     if (errors.email || errors.password) return;
 
     setSubmitting(true);
@@ -144,15 +170,20 @@ export function LoginPage() {
       setFailure(result.error);
       return;
     }
-    if ('mfaRequired' in result.data) {
+    await afterSignIn(result.data);
+  }
+
+  /** The step after the password (or Google): the 2-step code, its first activation, or the app. */
+  async function afterSignIn(data: SignInResponse) {
+    if ('mfaRequired' in data) {
       // 2-step is on: no session yet, the code step follows with this challenge.
       setSubmitting(false);
       setPassword('');
-      setChallenge(result.data.mfaToken);
+      setChallenge(data.mfaToken);
       return;
     }
-    if ('mfaSetupRequired' in result.data) {
-      setupChallenge.save(result.data.mfaToken);
+    if ('mfaSetupRequired' in data) {
+      setupChallenge.save(data.mfaToken);
       await navigate({ to: '/activate-mfa', replace: true });
       return;
     }
@@ -209,6 +240,7 @@ export function LoginPage() {
           ) : (
             <form onSubmit={submit} noValidate>
               <Stack gap="md">
+                {oidcError ? <GoogleSignInError error={oidcError} /> : null}
                 {failure ? (
                   <Alert
                     color="red"
@@ -256,6 +288,7 @@ export function LoginPage() {
               </Stack>
             </form>
           )}
+          {challenge ? null : <GoogleSignInButton redirect={safeRedirectTarget(search.redirect)} />}
         </Box>
 
         <Group justify="space-between" gap="xs">
