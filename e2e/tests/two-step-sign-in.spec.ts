@@ -14,6 +14,8 @@ async function typeCode(page: Page, code: string) {
 
 /** A code from another time window: valid digits that the server must refuse. */
 const staleCode = (base32: string) => totpAt(base32, Date.now() - 10 * 60_000);
+/** The next step's code: a code already used in this 30 s step is refused as a replay. */
+const nextCode = (base32: string) => totpAt(base32, Date.now() + 30_000);
 
 test.afterAll(async ({ request }) => {
   // Leave the user as found even when a step failed: turn 2-step off through the API.
@@ -30,7 +32,7 @@ test.afterAll(async ({ request }) => {
   const { accessToken } = (await verified.json()) as { accessToken: string };
   await request.post('/api/identity/users/mfa/deactivate', {
     headers: { authorization: `Bearer ${accessToken}` },
-    data: { token: totpAt(secret) },
+    data: { token: nextCode(secret) },
   });
 });
 
@@ -81,7 +83,7 @@ test('2-step: turn it on, sign in with the code, turn it off', async ({ page }) 
   await expect(page.getByTestId('user-menu')).toBeVisible();
 
   await page.goto('/setting/two-factor-verification-setup');
-  await page.locator('input[name="deactivate-code"]').fill(totpAt(shownSecret));
+  await page.locator('input[name="deactivate-code"]').fill(nextCode(shownSecret));
   await page.getByRole('button', { name: 'Nonaktifkan verifikasi 2 langkah' }).click();
   await expect(page.getByTestId('mfa-status')).toHaveText('Nonaktif');
   secret = null;

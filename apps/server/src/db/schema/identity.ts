@@ -1,6 +1,7 @@
 import type { FeaturePermission } from '@app/contracts';
 import { sql } from 'drizzle-orm';
 import {
+  bigint,
   boolean,
   index,
   integer,
@@ -67,6 +68,8 @@ export const users = pgTable(
     /** The TOTP secret, sealed with the server key; 2-step is on once `mfaEnabledAt` is set. */
     mfaSecret: text('mfa_secret'),
     mfaEnabledAt: timestamp('mfa_enabled_at', { withTimezone: true }),
+    /** The last TOTP time step accepted, so a code cannot be used twice in its window. */
+    mfaLastUsedStep: bigint('mfa_last_used_step', { mode: 'number' }),
     phone: text('phone'),
     csTags: text('cs_tags').array().notNull().default(sql`'{}'::text[]`),
     consentAgreedAt: timestamp('consent_agreed_at', { withTimezone: true }),

@@ -1,4 +1,4 @@
-import { and, eq, isNull, sql } from 'drizzle-orm';
+import { and, eq, isNull, lt, or, sql } from 'drizzle-orm';
 import type { Executor } from '../../db/client';
 import { clients, mfaRecoveryCodes, users } from '../../db/schema';
 
@@ -100,4 +100,28 @@ export async function useRecoveryCode(
 /** The owner's switch for the whole client. */
 export async function setClientRequiresMfa(db: Executor, clientId: string, required: boolean): Promise<void> {
   await db.update(clients).set({ requireMfa: required }).where(eq(clients.id, clientId));
+}
+
+/**
+ * Records a TOTP step as used when it is newer than the last one; false when this step (or
+ * a later one) was already used, so a code seen once cannot open a second session.
+ */
+export async function claimTotpStep(
+  db: Executor,
+  clientId: string,
+  userId: string,
+  step: number,
+): Promise<boolean> {
+  const claimed = await db
+    .update(users)
+    .set({ mfaLastUsedStep: step })
+    .where(
+      and(
+        eq(users.clientId, clientId),
+        eq(users.id, userId),
+        or(isNull(users.mfaLastUsedStep), lt(users.mfaLastUsedStep, step)),
+      ),
+    )
+    .returning({ id: users.id });
+  return claimed.length > 0;
 }

@@ -160,6 +160,19 @@ describe('sign-in with 2-step on', () => {
     expect(after.status).toBe(200);
   });
 
+  it('refuses a code already used, so it cannot open a second session in its window', async () => {
+    const user = await userWithMfa();
+    const code = totpAt(user.secret);
+    const first = (await signIn(user.email)).body as { mfaToken: string };
+    expect((await verify(first.mfaToken, code)).status).toBe(200);
+    const second = (await signIn(user.email)).body as { mfaToken: string };
+    const replay = await verify(second.mfaToken, code);
+    expect(replay.status).toBe(400);
+    expect(replay.body).toMatchObject({ message: invalidCode });
+    // The next step's code is new, and is taken.
+    expect((await verify(second.mfaToken, totpAt(user.secret, Date.now() + 30_000))).status).toBe(200);
+  });
+
   it('takes a recovery code once in place of a code', async () => {
     const user = await userWithMfa();
     const { mfaToken } = (await signIn(user.email)).body as { mfaToken: string };

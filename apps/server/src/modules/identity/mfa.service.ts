@@ -16,6 +16,7 @@ import { type AuthService, isSignInLocked, type RequestOrigin } from './auth.ser
 import type { MfaChallengePurpose, MfaKeys } from './mfa.keys';
 import { mayChangeMfaPolicy } from './mfa.policy';
 import {
+  claimTotpStep,
   disableMfa,
   enableMfa,
   recordSignInFailure,
@@ -23,7 +24,7 @@ import {
   storePendingMfaSecret,
   useRecoveryCode,
 } from './mfa.repository';
-import { generateTotpSecret, otpauthUrl, verifyTotp } from './totp';
+import { generateTotpSecret, matchTotpStep, otpauthUrl, verifyTotp } from './totp';
 import { findClient, findUser, type UserRow } from './user.repository';
 
 /** How many recovery codes an activation hands out. */
@@ -186,7 +187,8 @@ export class MfaService {
   ): Promise<boolean> {
     if (/^\d{6}$/.test(code)) {
       const secret = user.mfaSecret ? this.keys.open(user.mfaSecret) : null;
-      return secret !== null && verifyTotp(secret, code);
+      const step = secret === null ? null : matchTotpStep(secret, code);
+      return step !== null && claimTotpStep(tx, user.clientId, user.id, step);
     }
     return useRecoveryCode(tx, user.clientId, user.id, hashRecoveryCode(code));
   }

@@ -71,14 +71,22 @@ export function totpAt(secretBase32: string, atMs: number = Date.now()): string 
  * people type slowly, so ±30 s is accepted, as RFC 6238 §5.2 suggests.
  */
 export function verifyTotp(secretBase32: string, code: string, atMs: number = Date.now()): boolean {
-  if (!/^\d{6}$/.test(code)) return false;
+  return matchTotpStep(secretBase32, code, atMs) !== null;
+}
+
+/**
+ * The time step the code belongs to (the step of `atMs` or one either side), or null. The
+ * caller records the step, so a code seen once cannot be replayed inside its window.
+ */
+export function matchTotpStep(secretBase32: string, code: string, atMs: number = Date.now()): number | null {
+  if (!/^\d{6}$/.test(code)) return null;
   const key = base32Decode(secretBase32);
   const step = Math.floor(atMs / 1000 / totpStepSeconds);
-  let matched = false;
+  let matched: number | null = null;
   // Every window is checked, so the time taken does not say which step matched.
   for (const offset of [-1, 0, 1]) {
     const expected = Buffer.from(hotp(key, step + offset));
-    if (timingSafeEqual(expected, Buffer.from(code))) matched = true;
+    if (timingSafeEqual(expected, Buffer.from(code))) matched = step + offset;
   }
   return matched;
 }
