@@ -1,4 +1,3 @@
-import { createHash, createHmac, randomBytes, randomInt, timingSafeEqual } from 'node:crypto';
 import {
   errorMessages,
   eventTopics,
@@ -17,24 +16,16 @@ import type { MailService } from '../../platform/mail/mail-service';
 import { hashPassword, verifyPassword } from './password-hasher';
 import {
   consumeResetToken,
-  countCodesSince,
-  exchangeCodeForToken,
   findByResetTokenUnscoped,
-  findLatestCode,
-  findOpenCode,
-  insertCode,
   passwordResetPurpose as purpose,
-  recordWrongAttempt,
-  retireOpenCodes,
 } from './password-reset.repository';
+import { ResetCodes, sha256 } from './reset-codes';
 import { revokeUserSessions } from './session.repository';
 import { findUser, findUserForSignIn, type UserRow, updateUser } from './user.repository';
 
 /** How many earlier passwords a new one may not repeat (the same depth as change password). */
 const passwordHistoryDepth = 5;
 
-const tooManyRequests = () => new HttpError(429, errorMessages.tooManyRequests);
-const sha256 = (value: string) => createHash('sha256').update(value).digest('hex');
 const isActive = (user: UserRow) => user.status === 'ACTIVE' && user.deletedAt === null;
 
 /**
@@ -43,64 +34,27 @@ const isActive = (user: UserRow) => user.status === 'ACTIVE' && user.deletedAt =
  * digits alone would be trivial to reverse), single-use, and dead after five wrong tries.
  */
 export class PasswordResetService {
+  private readonly codes: ResetCodes;
+
   constructor(
     private readonly db: Database,
     private readonly mail: MailService,
-    private readonly secret: string,
-  ) {}
+    secret: string,
+  ) {
+    this.codes = new ResetCodes(db, secret, purpose, limits);
+  }
 
-  /** Sends a new code unless the resend countdown is running or the hourly quota is spent. */
+  /** Sends a new code by mail unless the resend countdown is running or the hourly quota is spent. */
   async request(email: string): Promise<PasswordResetRequestResponse> {
     const user = await this.activeUser(email);
-    const code = randomInt(0, 10 ** limits.codeLength)
-      .toString()
-      .padStart(limits.codeLength, '0');
-    const now = Date.now();
-    await withTenant(this.db, user.clientId, async (tx) => {
-      const latest = await findLatestCode(tx, user.clientId, user.id, purpose);
-      if (latest && latest.createdAt.getTime() > now - limits.resendSeconds * 1000) throw tooManyRequests();
-      const sentLastHour = await countCodesSince(
-        tx,
-        user.clientId,
-        user.id,
-        purpose,
-        new Date(now - 3_600_000),
-      );
-      if (sentLastHour >= limits.maxCodesPerHour) throw tooManyRequests();
-      await retireOpenCodes(tx, user.clientId, user.id, purpose);
-      await insertCode(tx, {
-        clientId: user.clientId,
-        userId: user.id,
-        purpose,
-        codeHash: this.codeHash(user.id, code),
-        expiresAt: new Date(now + limits.codeTtlSeconds * 1000),
-      });
-      await this.mail.queue(tx, { clientId: user.clientId, recipient: user.email, ...resetMail(user, code) });
-    });
-    return { resendInSeconds: limits.resendSeconds, expiresInSeconds: limits.codeTtlSeconds };
+    return this.codes.issue(user, (tx, code) =>
+      this.mail.queue(tx, { clientId: user.clientId, recipient: user.email, ...resetMail(user, code) }),
+    );
   }
 
   /** Checks the code; a right one becomes a reset token, a wrong one counts towards the lock. */
   async validate(body: PasswordResetValidateBody): Promise<PasswordResetValidateResponse> {
-    const user = await this.activeUser(body.email);
-    const resetToken = randomBytes(32).toString('base64url');
-    // Decided inside, thrown outside: a wrong try must commit its count, not roll back.
-    const outcome = await withTenant(this.db, user.clientId, async (tx) => {
-      const code = await findOpenCode(tx, user.clientId, user.id, purpose);
-      if (!code || code.expiresAt <= new Date()) return 'expired' as const;
-      if (code.attempts >= limits.maxAttempts) return 'locked' as const;
-      if (!this.matches(code.codeHash, this.codeHash(user.id, body.code.trim()))) {
-        await recordWrongAttempt(tx, user.clientId, code.id);
-        return 'incorrect' as const;
-      }
-      const expiresAt = new Date(Date.now() + limits.resetTokenTtlSeconds * 1000);
-      await exchangeCodeForToken(tx, user.clientId, code.id, sha256(resetToken), expiresAt);
-      return 'accepted' as const;
-    });
-    if (outcome === 'expired') throw badRequest(errorMessages.otpExpired);
-    if (outcome === 'locked') throw tooManyRequests();
-    if (outcome === 'incorrect') throw badRequest(errorMessages.otpIncorrect);
-    return { resetToken, expiresInSeconds: limits.resetTokenTtlSeconds };
+    return this.codes.exchange(await this.activeUser(body.email), body.code);
   }
 
   /** Sets the new password under the identity policy; every session of the user ends. */
@@ -114,16 +68,6 @@ export class PasswordResetService {
     if (!user) throw notFound(errorMessages.emailNotRegistered);
     if (!isActive(user)) throw new HttpError(403, errorMessages.userInactive);
     return user;
-  }
-
-  private codeHash(userId: string, code: string): string {
-    return createHmac('sha256', this.secret).update(`${purpose}:${userId}:${code}`).digest('hex');
-  }
-
-  private matches(storedHash: string, candidateHash: string): boolean {
-    const stored = Buffer.from(storedHash, 'hex');
-    const candidate = Buffer.from(candidateHash, 'hex');
-    return stored.length === candidate.length && timingSafeEqual(stored, candidate);
   }
 }
 
