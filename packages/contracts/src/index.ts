@@ -8,6 +8,8 @@ export * from './env';
 export * from './errors';
 export * from './identity';
 export * from './inbox';
+export * from './inbox-list';
+export * from './inbox-settings';
 export * from './livechat-settings';
 export * from './livechat-widget';
 export * from './media';
