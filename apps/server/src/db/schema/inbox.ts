@@ -2,6 +2,7 @@ import type { ChannelCode } from '@app/contracts';
 import { sql } from 'drizzle-orm';
 import {
   bigint,
+  customType,
   index,
   integer,
   jsonb,
@@ -14,6 +15,9 @@ import {
   uuid,
 } from 'drizzle-orm/pg-core';
 import { clients, users } from './identity';
+
+/** A PostgreSQL tsvector, read and written as its text form. */
+const tsvector = customType<{ data: string }>({ dataType: () => 'tsvector' });
 
 const tenant = () =>
   uuid('client_id')
@@ -173,8 +177,9 @@ export const tickets = pgTable(
       table.id.desc(),
     ),
     index('tickets_client_closed_idx').on(table.clientId, table.closedAt.desc(), table.id.desc()),
-    index('tickets_room_idx').on(table.roomId, table.id.desc()),
-    index('tickets_contact_idx').on(table.contactId, table.createdAt.desc()),
+    // Plain ascending keys: a backward scan gives `desc` (nulls first), the order the queries ask.
+    index('tickets_room_idx').on(table.roomId, table.id),
+    index('tickets_contact_idx').on(table.contactId, table.createdAt, table.id),
     index('tickets_tags_idx').using('gin', table.tags),
     index('tickets_customer_name_trgm_idx').using('gin', sql`lower(${table.customerName}) gin_trgm_ops`),
     index('tickets_customer_phone_trgm_idx').using('gin', sql`${table.customerPhone} gin_trgm_ops`),
@@ -217,7 +222,8 @@ export const messages = pgTable(
     updatedAt: updatedAt(),
   },
   (table) => [
-    index('messages_room_idx').on(table.roomId, table.id.desc()),
+    // Read both ways (newest page: backward; catching up: forward), so plain ascending.
+    index('messages_room_idx').on(table.roomId, table.id),
     index('messages_ticket_idx').on(table.ticketId, table.id),
     uniqueIndex('messages_provider_unique')
       .on(table.channelAccountId, table.providerMessageId)
@@ -225,8 +231,24 @@ export const messages = pgTable(
     uniqueIndex('messages_client_message_unique')
       .on(table.clientId, table.senderRef, table.clientMessageId)
       .where(sql`client_message_id is not null`),
-    index('messages_text_search_idx').using('gin', sql`to_tsvector('simple', ${table.text})`),
   ],
+);
+
+/**
+ * Every word of a ticket's messages (lexemes only, no positions), kept by the
+ * messages_search_vector trigger (migration 0013): keyword search tests one row a ticket
+ * instead of reading its messages, and a rare word comes from the GIN index.
+ */
+export const ticketSearch = pgTable(
+  'ticket_search',
+  {
+    ticketId: bigint('ticket_id', { mode: 'number' })
+      .primaryKey()
+      .references(() => tickets.id, { onDelete: 'cascade' }),
+    clientId: tenant(),
+    words: tsvector('words').notNull().default(sql`''::tsvector`),
+  },
+  (table) => [index('ticket_search_words_idx').using('gin', table.words)],
 );
 
 /** Open-ticket counters per scope (`all`, `unassigned`, `user:<id>`), kept by a trigger. */

@@ -2,7 +2,7 @@ import type { TicketFilterQuery, TicketStatus } from '@app/contracts';
 import { and, eq, getTableColumns, gte, inArray, lte, or, type SQL, sql } from 'drizzle-orm';
 import { unionAll } from 'drizzle-orm/pg-core';
 import type { Executor } from '../../db/client';
-import { messages, ticketCounters, tickets } from '../../db/schema';
+import { messages, ticketCounters, ticketSearch, tickets } from '../../db/schema';
 import type { InboxScope } from './inbox.policy';
 import type { TicketRow } from './ticket.presenter';
 
@@ -29,6 +29,8 @@ export interface TicketPageRequest {
   sort: TicketSort;
   after: KeysetPosition | null;
   limit: number;
+  /** Matching tickets past which a keyword counts as common (keywordIdCap unless a test says). */
+  keywordIdCap?: number;
 }
 
 export interface TicketPageRow {
@@ -113,24 +115,50 @@ export function containsPattern(text: string): string {
 const digitsOf = (text: string) => text.replace(/\D/g, '');
 const looksLikePhone = (text: string) => /^\+?[\d\s().-]+$/.test(text) && digitsOf(text).length >= 3;
 
-/** The full-text query of a keyword, the same configuration as messages_text_search_idx. */
+/** The full-text query of a keyword, the configuration of ticket_search.words. */
 export const keywordQuery = (keyword: string): SQL => sql`websearch_to_tsquery('simple', ${keyword})`;
 
-/** Messages of the client that match the keyword, through messages_text_search_idx. */
+/** Messages of the client that match the keyword (read per ticket, for the snippets). */
 export const messageMatches = (clientId: string, keyword: string): SQL =>
   sql`${messages.clientId} = ${clientId} and to_tsvector('simple', ${messages.text}) @@ ${keywordQuery(keyword)}`;
 
 /**
- * The keyword: a customer name or phone number containing it, or a message of the ticket
- * matching it in full text, as one set of candidate ticket ids. The set comes from
- * inbox_keyword_ticket_ids (migration 0007), which reads the GIN indexes
- * (messages_text_search_idx, tickets_customer_*_trgm_idx) that row-level security would
- * otherwise keep the planner from using, and answers only for the transaction's own client.
+ * Past this many matching tickets a keyword counts as common: walking the page's index and
+ * testing each ticket's words finds a page of hits sooner than fetching and sorting every
+ * match. Below it the matches come straight from the indexes.
  */
-function keywordCondition(clientId: string, keyword: string): SQL {
+export const keywordIdCap = 5000;
+
+/**
+ * The keyword: a customer name or phone number containing it, or words of the ticket's
+ * messages matching it (ticket_search, kept by a trigger; migration 0013).
+ * inbox_keyword_ticket_ids reads the GIN and trigram indexes that row-level security keeps
+ * the planner from using, for the transaction's own client, and gives up past the cap:
+ * a rare keyword becomes a list of ids, a common one a test made on each ticket of the walk.
+ */
+async function keywordCondition(tx: Executor, clientId: string, keyword: string, cap: number): Promise<SQL> {
   const digits = digitsOf(keyword);
+  const namePattern = containsPattern(keyword);
   const phonePattern = digits.length >= 3 ? containsPattern(digits) : null;
-  return sql`${tickets.id} in (select inbox_keyword_ticket_ids(${clientId}, ${keyword}, ${containsPattern(keyword)}, ${phonePattern}))`;
+  // The words carry no positions: a "quoted phrase" is looked up as its words, then
+  // confirmed on the messages themselves.
+  const wordsOnly = keyword.replaceAll('"', ' ');
+  const rows = (await tx.execute(
+    sql`select inbox_keyword_ticket_ids(${clientId}, ${wordsOnly}, ${namePattern}, ${phonePattern}, ${cap}) as id`,
+  )) as unknown as { rows: Array<{ id: string | number }> };
+  const ids = [...new Set(rows.rows.map((row) => Number(row.id)))];
+  const phone = phonePattern ? sql` or ${tickets.customerPhone} like ${phonePattern}` : sql``;
+  const customer = sql`lower(${tickets.customerName}) like ${namePattern}${phone}`;
+  const phrase = keyword.includes('"')
+    ? sql` and exists (select 1 from ${messages} where ${messages.ticketId} = ${tickets.id} and ${messageMatches(clientId, keyword)})`
+    : sql``;
+  const words = sql`(exists (select 1 from ${ticketSearch} where ${ticketSearch.ticketId} = ${tickets.id} and ${ticketSearch.words} @@ ${keywordQuery(wordsOnly)})${phrase})`;
+  if (ids.length <= cap) {
+    if (ids.length === 0) return sql`false`;
+    const candidates = sql`${tickets.id} = any(${`{${ids.join(',')}}`}::bigint[])`;
+    return phrase ? sql`(${candidates} and (${words} or ${customer}))` : candidates;
+  }
+  return sql`(${words} or ${customer})`;
 }
 
 /** Customer info: an e-mail address, a phone number or a name, judged by what was typed. */
@@ -147,7 +175,12 @@ const textArray = (values: string[]) =>
   )}]::text[]`;
 
 /** Every filter field of core-inbox §3 that does not decide the branch. */
-function filterConditions(clientId: string, filter: TicketFilter): SQL[] {
+async function filterConditions(
+  tx: Executor,
+  clientId: string,
+  filter: TicketFilter,
+  keywordCap: number,
+): Promise<SQL[]> {
   const conditions: SQL[] = [];
   const add = (condition: SQL | undefined) => {
     if (condition) conditions.push(condition);
@@ -169,7 +202,7 @@ function filterConditions(clientId: string, filter: TicketFilter): SQL[] {
   if (filter.csGroup?.length) add(inArray(tickets.groupId, filter.csGroup));
   if (filter.priority?.length) add(inArray(tickets.priority, filter.priority));
   if (filter.categoryId) add(eq(tickets.categoryId, filter.categoryId));
-  if (filter.keyword) add(keywordCondition(clientId, filter.keyword));
+  if (filter.keyword) add(await keywordCondition(tx, clientId, filter.keyword, keywordCap));
   return conditions;
 }
 
@@ -191,7 +224,10 @@ export async function findTicketPage(tx: Executor, request: TicketPageRequest): 
   const branches = planBranches(request);
   if (branches.length === 0) return [];
   const sortColumn = sortColumnOf(sort);
-  const common = [eq(tickets.clientId, scope.clientId), ...filterConditions(scope.clientId, request.filter)];
+  const common = [
+    eq(tickets.clientId, scope.clientId),
+    ...(await filterConditions(tx, scope.clientId, request.filter, request.keywordIdCap ?? keywordIdCap)),
+  ];
   if (after) {
     common.push(sql`(${sortColumn}, ${tickets.id}) < (${after.key}::timestamptz, ${after.id})`);
   }

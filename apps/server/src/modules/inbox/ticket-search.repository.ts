@@ -1,7 +1,7 @@
-import { and, desc, eq, inArray, type SQL, sql } from 'drizzle-orm';
+import { sql } from 'drizzle-orm';
 import type { Executor } from '../../db/client';
 import { messages } from '../../db/schema';
-import { keywordQuery, messageMatches } from './ticket-query.repository';
+import { keywordQuery } from './ticket-query.repository';
 
 /** Where a snippet's hit starts and ends: plain text the screen splits on, never HTML. */
 export const snippetMarkers = { start: '[[', stop: ']]' } as const;
@@ -22,10 +22,15 @@ export interface MessageHit {
   createdAt: Date;
 }
 
+/** How far back a ticket's messages are read for its snippet (its newest ones). */
+export const snippetWindow = 1000;
+
 /**
- * The newest message of each ticket that matches the keyword, with a short snippet.
- * Picking the messages (messages_ticket_idx and the full-text match) comes first, so
- * ts_headline, the costly part, runs once per ticket of the page only.
+ * The newest message of each ticket that matches the keyword, with a short snippet. Each
+ * ticket's messages are read newest first over messages_ticket_idx and the read stops at the
+ * first match (or after `snippetWindow` messages: a hit older than that shows no snippet),
+ * so a ticket with thousands of messages costs no more than a short one. ts_headline, the
+ * costly part, runs once per ticket of the page only.
  */
 export async function findMessageHits(
   tx: Executor,
@@ -34,16 +39,33 @@ export async function findMessageHits(
   keyword: string,
 ): Promise<MessageHit[]> {
   if (ticketIds.length === 0) return [];
-  const newestMatches = tx
-    .selectDistinctOn([messages.ticketId], { id: messages.id })
-    .from(messages)
-    .where(and(inArray(messages.ticketId, ticketIds), messageMatches(clientId, keyword)))
-    .orderBy(messages.ticketId, desc(messages.id));
-  const snippet: SQL<string> = sql`replace(replace(ts_headline('simple',
-      replace(replace(${messages.text}, '<', ${tagGuard.lt}), '&', ${tagGuard.amp}),
-      ${keywordQuery(keyword)}, ${headlineOptions}), ${tagGuard.lt}, '<'), ${tagGuard.amp}, '&')`;
-  return tx
-    .select({ ticketId: messages.ticketId, id: messages.id, snippet, createdAt: messages.createdAt })
-    .from(messages)
-    .where(and(eq(messages.clientId, clientId), inArray(messages.id, newestMatches)));
+  const guarded = sql`replace(replace(hit.text, '<', ${tagGuard.lt}), '&', ${tagGuard.amp})`;
+  const result = (await tx.execute(sql`
+    select hit.ticket_id, hit.id, hit.created_at,
+           replace(replace(ts_headline('simple', ${guarded}, ${keywordQuery(keyword)}, ${headlineOptions}),
+             ${tagGuard.lt}, '<'), ${tagGuard.amp}, '&') as snippet
+      from unnest(${`{${ticketIds.join(',')}}`}::bigint[]) as page(ticket_id)
+      cross join lateral (
+        select recent.id, recent.ticket_id, recent.text, recent.created_at
+          from (select ${messages.id}, ${messages.ticketId}, ${messages.text}, ${messages.createdAt}
+                  from ${messages}
+                 where ${messages.ticketId} = page.ticket_id and ${messages.clientId} = ${clientId}
+                 order by ${messages.id} desc
+                 limit ${snippetWindow}) recent
+         where to_tsvector('simple', recent.text) @@ ${keywordQuery(keyword)}
+         order by recent.id desc
+         limit 1) hit`)) as unknown as {
+    rows: Array<{
+      ticket_id: string | number;
+      id: string | number;
+      created_at: string | Date;
+      snippet: string;
+    }>;
+  };
+  return result.rows.map((row) => ({
+    ticketId: Number(row.ticket_id),
+    id: Number(row.id),
+    snippet: row.snippet,
+    createdAt: new Date(row.created_at),
+  }));
 }

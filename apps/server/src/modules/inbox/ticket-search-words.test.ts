@@ -1,0 +1,87 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { withTenant } from '../../db/tenant';
+import { type InboxTestKit, startInboxTestKit } from './conversation.fixtures';
+import type { InboxScope } from './inbox.policy';
+import { findTicketPage, type TicketFilter } from './ticket-query.repository';
+import { listDefaults } from './ticket-query.service';
+
+let kit: InboxTestKit;
+let scope: InboxScope;
+
+beforeAll(async () => {
+  kit = await startInboxTestKit();
+  scope = {
+    userId: kit.userIds.owner,
+    clientId: kit.clientId,
+    seesAll: true,
+    seesQueue: true,
+    canReply: true,
+    canBeAssigned: true,
+    canManage: true,
+  };
+});
+afterAll(async () => {
+  await kit?.server.close();
+});
+
+async function wordsOf(ticketId: number): Promise<string> {
+  const [row] = await kit.server.database.query<{ words: string }>(
+    'select words::text from ticket_search where ticket_id = $1',
+    [ticketId],
+  );
+  return row?.words ?? '';
+}
+
+/** Ticket ids of one page for the keyword, with the given cap on the id list. */
+async function page(filter: TicketFilter, keywordIdCap: number): Promise<number[]> {
+  const rows = await withTenant(kit.server.database.db, kit.clientId, (tx) =>
+    findTicketPage(tx, {
+      scope,
+      filter,
+      defaultStatuses: listDefaults.table,
+      sort: 'createdAt',
+      after: null,
+      limit: 50,
+      keywordIdCap,
+    }),
+  );
+  return rows.map((row) => row.ticket.id);
+}
+
+describe('ticket_search', () => {
+  it('keeps the words of every message of a ticket, and drops a removed message’s', async () => {
+    const first = await kit.inbound(kit.whatsapp, {
+      externalId: 'words-1',
+      text: 'Paket kuningan belum sampai',
+    });
+    await kit.inbound(kit.whatsapp, { externalId: 'words-1', text: 'nomor resi JNT99' });
+    expect(await wordsOf(first.ticket.id)).toContain("'kuningan'");
+    expect(await wordsOf(first.ticket.id)).toContain("'jnt99'");
+    const [message] = await kit.server.database.query<{ id: number }>(
+      `select id from messages where ticket_id = $1 and text like 'nomor resi%'`,
+      [first.ticket.id],
+    );
+    await kit.server.database.query('delete from messages where id = $1', [message.id]);
+    expect(await wordsOf(first.ticket.id)).not.toContain("'jnt99'");
+    expect(await wordsOf(first.ticket.id)).toContain("'kuningan'");
+  });
+
+  it('finds the same page whether a keyword is rare (ids) or common (walk)', async () => {
+    const made: number[] = [];
+    for (let i = 0; i < 6; i += 1) {
+      const result = await kit.inbound(kit.telegram, { text: `tanya soal tembaga nomor ${i}` });
+      made.push(result.ticket.id);
+    }
+    const other = await kit.inbound(kit.telegram, { text: 'tembaga "asli" atau bukan' });
+    const expected = [other.ticket.id, ...made.reverse()];
+    expect(await page({ keyword: 'tembaga' }, 5000)).toEqual(expected);
+    // A cap of 2 makes the keyword common: the walk must give the same page.
+    expect(await page({ keyword: 'tembaga' }, 2)).toEqual(expected);
+    // Words of one ticket across its messages, and a phrase confirmed on one message.
+    expect(await page({ keyword: 'tembaga nomor' }, 2)).toEqual(made);
+    expect(await page({ keyword: '"soal tembaga"' }, 2)).toEqual(made);
+    expect(await page({ keyword: '"soal tembaga"' }, 5000)).toEqual(made);
+    expect(await page({ keyword: 'tembaga -nomor' }, 2)).toEqual([other.ticket.id]);
+    expect(await page({ keyword: 'tembaga -nomor' }, 5000)).toEqual([other.ticket.id]);
+  });
+});

@@ -1,0 +1,155 @@
+// EXPLAIN (ANALYZE, BUFFERS) of the queries the inbox runs, captured from the server's own
+// repositories (not retyped), run as the tenant role under row-level security, and written
+// to bench/plans/<tickets>/. Fails when a plan reads a tenant's tickets or messages with a
+// sequential scan.
+//
+//   npm run bench:explain [-- --out bench/plans/1m]
+import { mkdirSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import type { TicketFilterQuery } from '@app/contracts';
+import { drizzle } from 'drizzle-orm/node-postgres';
+import pg from 'pg';
+import type { Database } from '../apps/server/src/db/client';
+import * as schema from '../apps/server/src/db/schema';
+import { withTenant } from '../apps/server/src/db/tenant';
+import type { InboxScope } from '../apps/server/src/modules/inbox/inbox.policy';
+import { pageOfRoom } from '../apps/server/src/modules/inbox/message.repository';
+import { findTicketCounters } from '../apps/server/src/modules/inbox/ticket-query.repository';
+import { listDefaults, TicketQueryService } from '../apps/server/src/modules/inbox/ticket-query.service';
+import { TicketSearchService } from '../apps/server/src/modules/inbox/ticket-search.service';
+import { benchDatabaseUrl, parseFlags } from './lib/bench-db';
+import { bigClientSlug, giantRoomName } from './seed-names';
+
+const flags = parseFlags(process.argv.slice(2));
+const url = benchDatabaseUrl();
+const pool = new pg.Pool({ connectionString: url, max: 2 });
+
+let captured: Array<{ query: string; params: unknown[] }> = [];
+const db = drizzle(pool, {
+  schema,
+  logger: {
+    logQuery(query, params) {
+      captured.push({ query, params });
+    },
+  },
+}) as unknown as Database;
+
+const one = async <T>(text: string, values: unknown[] = []) => (await pool.query(text, values)).rows[0] as T;
+const client = await one<{ id: string }>('select id from clients where slug = $1', [bigClientSlug]);
+const owner = await one<{ id: string }>(`select id from users where client_id = $1 and role = 'OWN'`, [
+  client.id,
+]);
+const agent = await one<{ id: string }>(
+  `select assignee_id as id from tickets where client_id = $1 and status = 'ASSIGNED' limit 1`,
+  [client.id],
+);
+const room = await one<{ id: string }>('select id from chat_rooms where client_id = $1 and name = $2', [
+  client.id,
+  giantRoomName,
+]);
+const size = await one<{ tickets: string; messages: string }>(
+  `select (select count(*) from tickets where client_id = $1) as tickets,
+          (select count(*) from messages where client_id = $1) as messages`,
+  [client.id],
+);
+const count = Number(size.tickets);
+const sizeLabel = count >= 1e6 ? `${Math.round(count / 1e6)}m` : `${Math.round(count / 1e3)}k`;
+const outDir = flags.out ?? path.join('bench', 'plans', sizeLabel);
+mkdirSync(outDir, { recursive: true });
+
+const ownerScope: InboxScope = {
+  userId: owner.id,
+  clientId: client.id,
+  seesAll: true,
+  seesQueue: true,
+  canReply: true,
+  canBeAssigned: true,
+  canManage: true,
+};
+const agentScope: InboxScope = { ...ownerScope, userId: agent.id, seesAll: false, canManage: false };
+const tickets = new TicketQueryService(db);
+const search = new TicketSearchService(db, tickets);
+const query = (extra: Partial<TicketFilterQuery>): TicketFilterQuery => ({
+  sort: 'createdAt',
+  pageSize: 50,
+  ...extra,
+});
+
+/** Runs the work once to capture its SQL, then explains each statement but the tenant setup. */
+async function explain(name: string, work: () => Promise<unknown>): Promise<void> {
+  captured = [];
+  await work();
+  const statements = captured.filter(
+    (entry) => /^\s*(select|with|\()/i.test(entry.query) && !/set_config\('app\.client_id'/.test(entry.query),
+  );
+  const sections: string[] = [];
+  const poolClient = await pool.connect();
+  try {
+    for (const statement of statements) {
+      await poolClient.query('begin');
+      await poolClient.query(
+        `select set_config('app.client_id', $1, true), set_config('role', 'app_tenant', true)`,
+        [client.id],
+      );
+      const result = await poolClient.query(
+        `explain (analyze, buffers, format text) ${statement.query}`,
+        statement.params as unknown[],
+      );
+      await poolClient.query('rollback');
+      const plan = result.rows.map((row) => row['QUERY PLAN']).join('\n');
+      const sequential = /Seq Scan on (tickets|messages)\b/.exec(plan);
+      sections.push(`-- ${statement.query}\n-- params: ${JSON.stringify(statement.params)}\n${plan}\n`);
+      const time = /Execution Time: ([\d.]+) ms/.exec(plan)?.[1];
+      console.log(
+        `${name.padEnd(40)} ${String(time).padStart(9)} ms${sequential ? `  SEQUENTIAL SCAN: ${sequential[0]}` : ''}`,
+      );
+      if (sequential) process.exitCode = 1;
+    }
+  } finally {
+    poolClient.release();
+  }
+  writeFileSync(path.join(outDir, `${name}.txt`), sections.join('\n'));
+}
+
+console.log(`plans for ${bigClientSlug}: ${size.tickets} tickets, ${size.messages} messages → ${outDir}`);
+const page1 = await tickets.list(ownerScope, query({}), listDefaults.table);
+await explain('list-table-default', () => tickets.list(ownerScope, query({}), listDefaults.table));
+await explain('list-table-filtered', () =>
+  tickets.list(
+    ownerScope,
+    query({ status: ['RESOLVED'], mediaPlatform: ['WAP', 'IGM'] }),
+    listDefaults.table,
+  ),
+);
+await explain('list-table-later-page', async () => {
+  let cursor = page1.nextCursor ?? undefined;
+  for (let i = 0; i < 20 && cursor; i += 1) {
+    cursor = (await tickets.list(ownerScope, query({ cursor }), listDefaults.table)).nextCursor ?? undefined;
+  }
+  captured = [];
+  return tickets.list(ownerScope, query({ cursor }), listDefaults.table);
+});
+await explain('list-inbox-agent', () =>
+  tickets.list(agentScope, query({ sort: 'lastMessageAt' }), listDefaults.inbox),
+);
+await explain('list-inbox-all-open', () =>
+  tickets.list(ownerScope, query({ sort: 'lastMessageAt', tab: 'all' }), listDefaults.inbox),
+);
+await explain('tab-counters', () =>
+  withTenant(db, client.id, (tx) => findTicketCounters(tx, client.id, agent.id)),
+);
+await explain('room-newest-50', () =>
+  withTenant(db, client.id, (tx) => pageOfRoom(tx, client.id, room.id, { limit: 50 })),
+);
+await explain('room-older-page', async () => {
+  const newest = await withTenant(db, client.id, (tx) => pageOfRoom(tx, client.id, room.id, { limit: 50 }));
+  captured = [];
+  return withTenant(db, client.id, (tx) =>
+    pageOfRoom(tx, client.id, room.id, { before: newest.rows[0]?.id, limit: 50 }),
+  );
+});
+for (const keyword of ['pesanan', 'garansi', 'refund', 'INV/2026/01234']) {
+  const slug = keyword.replace(/\W+/g, '-').toLowerCase();
+  await explain(`search-${slug}`, () => search.search(ownerScope, query({ keyword })));
+}
+await pool.end();

@@ -1,0 +1,92 @@
+// The load generator's own process: it reads a LoadSpec as JSON from argv[2], drives HTTP
+// requests over a fixed number of keep-alive connections, and prints one LoadResult as JSON.
+// It never runs inside the process it measures.
+import http from 'node:http';
+import type { LoadResult, LoadSpec } from './load';
+
+const spec = JSON.parse(process.argv[2]) as LoadSpec;
+const agents = spec.baseUrls.map(() => new http.Agent({ keepAlive: true, maxSockets: spec.connections }));
+
+// "{{unique}}" in a body: this process's start and id, then a counter, so no run repeats another's.
+const runId = `${Date.now().toString(36)}${process.pid.toString(36)}`;
+let sent = 0;
+
+function once(index: number): Promise<{ ms: number; status: number }> {
+  const target = spec.targets[index % spec.targets.length];
+  const base = new URL(spec.baseUrls[index % spec.baseUrls.length]);
+  const agent = agents[index % agents.length];
+  sent += 1;
+  const body =
+    target.body === undefined
+      ? undefined
+      : JSON.stringify(target.body).replaceAll('{{unique}}', `${runId}-${sent}`);
+  const started = performance.now();
+  return new Promise((resolve) => {
+    const request = http.request(
+      {
+        agent,
+        host: base.hostname,
+        port: base.port,
+        method: target.method ?? 'GET',
+        path: target.path,
+        headers: {
+          ...spec.headers,
+          ...target.headers,
+          ...(body === undefined
+            ? {}
+            : { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) }),
+        },
+      },
+      (response) => {
+        response.on('data', () => {});
+        response.on('end', () =>
+          resolve({ ms: performance.now() - started, status: response.statusCode ?? 0 }),
+        );
+      },
+    );
+    request.on('error', () => resolve({ ms: performance.now() - started, status: 0 }));
+    request.end(body);
+  });
+}
+
+async function drive(total: number | null, seconds: number | null): Promise<LoadResult> {
+  const samples: number[] = [];
+  const statuses: Record<string, number> = {};
+  let issued = 0;
+  const started = performance.now();
+  const deadline = seconds === null ? Number.POSITIVE_INFINITY : started + seconds * 1000;
+  const more = () => (total === null || issued < total) && performance.now() < deadline;
+  await Promise.all(
+    Array.from({ length: spec.connections }, async () => {
+      while (more()) {
+        const index = issued;
+        issued += 1;
+        const { ms, status } = await once(index);
+        samples.push(ms);
+        statuses[status] = (statuses[status] ?? 0) + 1;
+      }
+    }),
+  );
+  const elapsed = (performance.now() - started) / 1000;
+  samples.sort((a, b) => a - b);
+  const at = (p: number) =>
+    samples[Math.min(samples.length - 1, Math.floor((p / 100) * samples.length))] ?? 0;
+  const ok = Object.entries(statuses)
+    .filter(([status]) => Number(status) >= 200 && Number(status) < 300)
+    .reduce((sum, [, n]) => sum + n, 0);
+  return {
+    count: samples.length,
+    failures: samples.length - ok,
+    statuses,
+    rps: samples.length / elapsed,
+    p50: at(50),
+    p95: at(95),
+    p99: at(99),
+    max: samples.at(-1) ?? 0,
+  };
+}
+
+if (spec.warmupRequests) await drive(spec.warmupRequests, null);
+const result = await drive(spec.requests ?? null, spec.durationSeconds ?? (spec.requests ? null : 10));
+process.stdout.write(`${JSON.stringify(result)}\n`);
+for (const agent of agents) agent.destroy();
