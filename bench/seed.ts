@@ -258,7 +258,7 @@ async function seed(): Promise<void> {
                             tags, remarks, subject, assignee_id, customer_name, customer_phone, customer_email,
                             last_message_at, last_message_preview, last_customer_message_at, expires_at, unread_count,
                             created_at, closed_at, updated_at)
-       select $1, r.id, r.contact_id, r.channel_account_id, r.channel, s.status, 1 + g % 5,
+       select $1, r.id, r.contact_id, r.channel_account_id, r.channel, s.status, 1 + g % 3,
               case when g % 4 > 0 then cat.id end,
               case g % 7 when 0 then array['vip'] when 1 then array['retur','komplain'] when 2 then array['grosir']
                          when 3 then array['promo'] else '{}'::text[] end,

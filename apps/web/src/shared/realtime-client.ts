@@ -11,6 +11,8 @@ export const unauthorizedCloseCode = 4401;
  * well inside that keeps an idle inbox connected.
  */
 const keepAliveIntervalMs = 25_000;
+/** Event cursors remembered to drop one a resume replays again. */
+const rememberedCursors = 1000;
 
 /**
  * The reconnect delays of one outage (core-inbox §4, §9): a minimum drawn at random
@@ -72,6 +74,7 @@ export function createRealtimeClient(options: RealtimeClientOptions) {
   let running = false;
   let socket: RealtimeSocket | null = null;
   let cursor: string | null = null;
+  const seen = new Set<string>();
   let attempts = 0;
   let schedule = createReconnectSchedule(options.random);
   let status: RealtimeStatus = 'idle';
@@ -116,7 +119,12 @@ export function createRealtimeClient(options: RealtimeClientOptions) {
       // would skip those events if the socket dropped mid-replay.
       cursor ??= message.cursor;
     } else if (message.type === 'event') {
-      cursor = message.cursor;
+      // A resume replays a little before our cursor (events may commit out of cursor
+      // order), so an event already handled is dropped, and the cursor only moves forward.
+      if (seen.has(message.cursor)) return;
+      seen.add(message.cursor);
+      if (seen.size > rememberedCursors) seen.delete(seen.values().next().value as string);
+      if (cursor === null || BigInt(message.cursor) > BigInt(cursor)) cursor = message.cursor;
       options.onEvent?.(message);
     } else if (message.type === 'resync') {
       cursor = message.cursor;

@@ -35,9 +35,20 @@ export class OutboxRelay {
   }
 
   async start(intervalMs = 2000): Promise<void> {
-    this.unlisten = await this.database.listen(eventChannel, () => void this.relayNow());
+    // Most events (a message, a ticket change) feed sockets only: those wait for the timer's
+    // sweep, in batches, instead of costing a claim query each the moment they commit.
+    this.unlisten = await this.database.listen(eventChannel, (notification) => {
+      if (this.wanted(notification)) void this.relayNow();
+    });
     this.timer = setInterval(() => void this.relayNow(), intervalMs);
     await this.relayNow();
+  }
+
+  /** Whether a notification may carry an event some queue subscribes to. */
+  private wanted(notification: string): boolean {
+    if (!notification.startsWith('{')) return true;
+    const topic = /"topic":"([^"]*)"/.exec(notification)?.[1];
+    return topic === undefined || this.subscriptions.has(topic);
   }
 
   async stop(): Promise<void> {

@@ -18,19 +18,26 @@ export interface NewEvent {
 const maxInlineNotification = 7000;
 
 /**
- * Writes the event beside the service's rows. NOTIFY is transactional: listeners hear of
- * the event only once the transaction commits, and never when it rolls back. The event
- * itself travels in the notification, so no listening process has to read it back.
+ * Writes the event beside the service's rows, and announces it, in one statement. NOTIFY is
+ * transactional: listeners hear of the event only once the transaction commits, and never
+ * when it rolls back. The event itself travels in the notification (built by PostgreSQL
+ * from the row just written), so no listening process has to read it back; one too large
+ * is announced by its id alone.
  */
 export async function appendEvent(tx: Executor, event: NewEvent): Promise<bigint> {
-  const [row] = await tx
-    .insert(outboxEvents)
-    .values(event)
-    .returning({ id: outboxEvents.id, createdAt: outboxEvents.createdAt });
-  const inline = JSON.stringify({ ...event, id: row.id.toString(), createdAt: row.createdAt.toISOString() });
-  const notification = Buffer.byteLength(inline) <= maxInlineNotification ? inline : row.id.toString();
-  await tx.execute(sql`select pg_notify(${eventChannel}, ${notification})`);
-  return row.id;
+  const result = (await tx.execute(sql`
+    with written as (
+      insert into ${outboxEvents} (client_id, topic, rooms, payload)
+      values (${event.clientId}, ${event.topic}, ${sql.param(event.rooms)}::text[], ${JSON.stringify(event.payload)}::jsonb)
+      returning id, client_id, topic, rooms, payload, created_at),
+    announced as (
+      select id, json_build_object('clientId', client_id, 'topic', topic, 'rooms', rooms, 'payload', payload,
+                                   'id', id::text, 'createdAt', created_at)::text as inline
+        from written)
+    select id::text as id,
+           pg_notify(${eventChannel}, case when octet_length(inline) <= ${maxInlineNotification} then inline else id::text end)
+      from announced`)) as unknown as { rows: Array<{ id: string }> };
+  return BigInt(result.rows[0].id);
 }
 
 /** Room names, so that every module spells them the same way. */

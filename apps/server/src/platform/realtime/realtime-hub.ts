@@ -15,14 +15,29 @@ interface Connection {
   socket: WebSocket;
   auth: AuthContext;
   rooms: Set<string>;
-  /** Highest cursor sent; live events at or below it are duplicates of the replay. */
+  /** Highest cursor sent (what `hello` reports). */
   lastCursor: bigint;
+  /**
+   * Cursors sent lately. Cursors are given out when a transaction writes its event but
+   * events arrive in commit order, so a lower cursor may come after a higher one: only a
+   * cursor already sent (a replayed event heard live too) is a duplicate.
+   */
+  sent: Set<bigint>;
   /** Live events that arrive while the replay is still being read. */
   pending: DeliveredEvent[] | null;
 }
 
 /** How many missed events a reconnecting client may catch up on before it must resync. */
 export const maxReplayEvents = 500;
+
+/** How many sent cursors a socket remembers to drop a duplicate. */
+const rememberedCursors = 256;
+
+/**
+ * A resuming socket is replayed this many cursors before its own too: an event given a lower
+ * cursor may have committed after the client saw a higher one. The client drops what it has.
+ */
+export const lateCommitMargin = 100n;
 
 /**
  * Delivers committed events to the sockets of this process. Each socket is in its client's
@@ -66,6 +81,7 @@ export class RealtimeHub {
         ...this.connectionRooms.flatMap((roomsOf) => roomsOf(auth)),
       ]),
       lastCursor: 0n,
+      sent: new Set(),
       pending: [],
     };
     this.connections.add(connection);
@@ -82,7 +98,7 @@ export class RealtimeHub {
       } else {
         const missed = await this.bus.readAfter(
           auth.clientId,
-          cursor,
+          cursor > lateCommitMargin ? cursor - lateCommitMargin : 0n,
           [...connection.rooms],
           maxReplayEvents + 1,
         );
@@ -121,9 +137,13 @@ export class RealtimeHub {
   }
 
   private deliver(connection: Connection, event: DeliveredEvent): void {
-    if (event.cursor <= connection.lastCursor) return;
+    if (connection.sent.has(event.cursor)) return;
     if (!event.rooms.some((room) => connection.rooms.has(room))) return;
-    connection.lastCursor = event.cursor;
+    connection.sent.add(event.cursor);
+    if (connection.sent.size > rememberedCursors) {
+      connection.sent.delete(connection.sent.values().next().value as bigint);
+    }
+    if (event.cursor > connection.lastCursor) connection.lastCursor = event.cursor;
     this.send(connection, {
       type: 'event',
       cursor: event.cursor.toString(),

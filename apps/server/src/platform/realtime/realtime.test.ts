@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Message, openSocket } from '../../test/socket-client';
 import { startTestServer, type TestServer } from '../../test/test-server';
-import { maxReplayEvents } from './realtime-hub';
+import { appendEvent, rooms } from '../events/outbox';
+import { lateCommitMargin, maxReplayEvents } from './realtime-hub';
 
 let server: TestServer;
 let wsBase: string;
@@ -92,14 +93,59 @@ describe('/ws', () => {
     const replayed = await again.next(
       (message) => message.topic === 'agent.status_changed' && message.payload?.status === 'ONLINE',
     );
-    const statuses = again.messages
+    const events = again.messages.filter((message) => message.type === 'event');
+    const statuses = events
       .filter((message) => message.topic === 'agent.status_changed')
+      .filter((message) => BigInt(message.cursor!) > BigInt(hello.cursor!))
       .map((m) => m.payload?.status);
     expect(statuses).toEqual(['OFFLINE', 'ONLINE']);
+    // A little before the cursor comes again (late commits); never further than the margin.
+    for (const event of events) {
+      expect(BigInt(event.cursor!)).toBeGreaterThan(BigInt(hello.cursor!) - lateCommitMargin);
+    }
     const resumed = await again.next((message) => message.type === 'hello');
     expect(BigInt(resumed.cursor!)).toBeGreaterThanOrEqual(BigInt(replayed.cursor!));
     again.socket.close();
   });
+
+  // Two writers at once on PostgreSQL (PGlite runs one transaction at a time).
+  it.skipIf(!process.env.DATABASE_URL)(
+    'delivers an event that commits after one with a higher cursor',
+    async () => {
+      const owner = await server.login('owner@demo.test');
+      const live = await openSocket(`${wsBase}/ws?token=${owner.accessToken}`);
+      await live.next((message) => message.type === 'hello');
+      const clientId = server.demoClientId!;
+      const event = (label: string) => ({
+        clientId,
+        topic: 'test.order',
+        rooms: [rooms.client(clientId)],
+        payload: { label },
+      });
+      let releaseSlow!: () => void;
+      const slowMayCommit = new Promise<void>((resolve) => {
+        releaseSlow = resolve;
+      });
+      let slowWrote!: () => void;
+      const slowHasCursor = new Promise<void>((resolve) => {
+        slowWrote = resolve;
+      });
+      const slow = server.database.db.transaction(async (tx) => {
+        await appendEvent(tx, event('slow'));
+        slowWrote();
+        await slowMayCommit;
+      });
+      await slowHasCursor;
+      await server.database.db.transaction((tx) => appendEvent(tx, event('fast')));
+      await live.next((message) => message.payload?.label === 'fast');
+      releaseSlow();
+      await slow;
+      const late = await live.next((message) => message.payload?.label === 'slow');
+      const fast = live.messages.find((message) => message.payload?.label === 'fast');
+      expect(BigInt(late.cursor!)).toBeLessThan(BigInt(fast!.cursor!));
+      live.socket.close();
+    },
+  );
 
   it('tells a client whose cursor is too far behind to resync', async () => {
     const owner = await server.login('owner@demo.test');
