@@ -1,5 +1,6 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync } from 'node:fs';
+import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -13,6 +14,18 @@ export interface RunningProcess {
   /** Resident memory of the process now, from /proc. */
   rssBytes(): number;
   stop(): Promise<void>;
+}
+
+/** A port nobody listens on now (other benches may run servers at the same time). */
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = net.createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as net.AddressInfo;
+      server.close(() => resolve(port));
+    });
+  });
 }
 
 /** A fixed secret shared by every server process of one bench run, so their tokens agree. */
@@ -95,7 +108,10 @@ export async function startServerProcess(options: {
     },
   );
   const url = `http://127.0.0.1:${options.port}`;
-  await waitForHealth(url, child, `server on ${options.port}`);
+  await waitForHealth(url, child, `server on ${options.port}`).catch((error) => {
+    child.kill('SIGKILL');
+    throw error;
+  });
   return track(child, url);
 }
 
@@ -111,6 +127,9 @@ export async function startScriptProcess(options: {
     env: { ...process.env, NODE_ENV: 'production', PORT: String(options.port), ...options.env },
   });
   const url = `http://127.0.0.1:${options.port}`;
-  await waitForHealth(url, child, options.script);
+  await waitForHealth(url, child, options.script).catch((error) => {
+    child.kill('SIGKILL');
+    throw error;
+  });
   return track(child, url);
 }

@@ -14,19 +14,34 @@ export async function findUserForSignIn(db: Executor, email: string): Promise<Us
   return row;
 }
 
+function prepareUserWithClient(db: Executor) {
+  return db
+    .select()
+    .from(users)
+    .innerJoin(clients, eq(clients.id, users.clientId))
+    .where(and(eq(users.clientId, sql.placeholder('clientId')), eq(users.id, sql.placeholder('userId'))))
+    .prepare('find_user_with_client');
+}
+
+/**
+ * The query behind every users/me, built once per executor: on PostgreSQL each pooled
+ * connection keeps one transaction object, so it is built once per connection, and its named
+ * statement is parsed and planned once per connection too.
+ */
+const userWithClientQueries = new WeakMap<Executor, ReturnType<typeof prepareUserWithClient>>();
+
 /** A user of the client together with the client, in one query. */
 export async function findUserWithClient(
   db: Executor,
   clientId: string,
   userId: string,
 ): Promise<{ user: UserRow; client: ClientRow } | undefined> {
-  const [row] = await db
-    .select()
-    .from(users)
-    .innerJoin(clients, eq(clients.id, users.clientId))
-    .where(
-      clientId === null ? eq(users.id, userId) : and(eq(users.clientId, clientId), eq(users.id, userId)),
-    );
+  let query = userWithClientQueries.get(db);
+  if (!query) {
+    query = prepareUserWithClient(db);
+    userWithClientQueries.set(db, query);
+  }
+  const [row] = await query.execute({ clientId, userId });
   return row ? { user: row.users, client: row.clients } : undefined;
 }
 

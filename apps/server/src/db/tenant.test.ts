@@ -1,0 +1,82 @@
+import { eq, sql } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createClientWithUser } from '../test/factories';
+import { createTestDatabaseUrl } from '../test/test-server';
+import { type DatabaseHandle, openDatabase } from './client';
+import { users } from './schema';
+import { withTenant } from './tenant';
+
+let database: DatabaseHandle;
+let drop: () => Promise<void>;
+let mine: { clientId: string; userId: string };
+let theirs: { clientId: string; userId: string };
+
+beforeAll(async () => {
+  const test = await createTestDatabaseUrl();
+  drop = test.drop;
+  database = await openDatabase({ databaseUrl: test.url, poolSize: 2 });
+  await database.migrate();
+  mine = await createClientWithUser(database.db, { role: 'USC' });
+  theirs = await createClientWithUser(database.db, { role: 'USC' });
+});
+afterAll(async () => {
+  await database?.close();
+  await drop?.();
+});
+
+const whoAmI = sql`select current_user as "user", current_setting('app.client_id', true) as "clientId"`;
+
+describe('withTenant', () => {
+  it('runs as app_tenant for the one client, and row security hides every other client', async () => {
+    const seen = await withTenant(database.db, mine.clientId, async (tx) => {
+      const result = (await tx.execute(whoAmI)) as unknown as {
+        rows: Array<{ user: string; clientId: string }>;
+      };
+      const [identity] = result.rows;
+      const visible = await tx.select({ id: users.id, clientId: users.clientId }).from(users);
+      return { identity, visible };
+    });
+    if (database.driver === 'postgres')
+      expect(seen.identity).toEqual({ user: 'app_tenant', clientId: mine.clientId });
+    else expect(seen.identity.clientId).toBe(mine.clientId);
+    expect(seen.visible.map((row) => row.id)).toContain(mine.userId);
+    if (database.driver === 'postgres')
+      expect(seen.visible.every((row) => row.clientId === mine.clientId)).toBe(true);
+  });
+
+  it('leaves neither role nor tenant behind on the pooled connection', async () => {
+    for (let i = 0; i < 4; i += 1)
+      await withTenant(database.db, mine.clientId, async (tx) => tx.execute(whoAmI));
+    const [after] = await database.query<{ user: string; clientId: string | null }>(
+      'select current_user as "user", current_setting(\'app.client_id\', true) as "clientId"',
+    );
+    expect(after.user).not.toBe('app_tenant');
+    expect(after.clientId ?? '').toBe('');
+  });
+
+  it('rolls back the work when it fails, and the connection serves the next caller', async () => {
+    await expect(
+      withTenant(database.db, mine.clientId, async (tx) => {
+        await tx.update(users).set({ name: 'Renamed' }).where(eq(users.id, mine.userId));
+        throw new Error('work failed');
+      }),
+    ).rejects.toThrow('work failed');
+    for (let i = 0; i < 4; i += 1) {
+      const [row] = await withTenant(database.db, mine.clientId, (tx) =>
+        tx.select({ name: users.name }).from(users).where(eq(users.id, mine.userId)),
+      );
+      expect(row.name).not.toBe('Renamed');
+    }
+  });
+
+  it("cannot change another client's rows even when asked for them by id", async () => {
+    const changed = await withTenant(database.db, mine.clientId, (tx) =>
+      tx.update(users).set({ name: 'Taken' }).where(eq(users.id, theirs.userId)).returning({ id: users.id }),
+    );
+    if (database.driver === 'postgres') expect(changed).toEqual([]);
+    const [row] = await database.query<{ name: string }>('select name from users where id = $1', [
+      theirs.userId,
+    ]);
+    if (database.driver === 'postgres') expect(row.name).not.toBe('Taken');
+  });
+});

@@ -1,0 +1,61 @@
+// The bare limit: the least an HTTP handler on this machine and database can do. A Fastify 5
+// process with a pool of 10, one indexed SELECT on the real tickets and one INSERT of a
+// message-shaped row. No auth, no row-level security, no validation beyond parsing: every
+// figure of the inbox bench is read against it.
+//
+//   PORT=4100 DATABASE_URL=postgres://postgres@127.0.0.1:5432/bench npx tsx bench/lib/bare-server.ts
+import Fastify from 'fastify';
+import pg from 'pg';
+
+const port = Number(process.env.PORT ?? 4100);
+const databaseUrl = process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/bench';
+
+const pool = new pg.Pool({ connectionString: databaseUrl, max: 10 });
+pool.on('error', () => undefined);
+
+await pool.query(`
+  create table if not exists bench_bare_inserts (
+    id bigint generated always as identity primary key,
+    client_id uuid,
+    room_id uuid,
+    text text,
+    created_at timestamptz not null default now()
+  )`);
+// Each run starts from an empty table, so its index is the same size from run to run.
+await pool.query('truncate bench_bare_inserts');
+
+const app = Fastify({ logger: false });
+
+app.get('/api/health', async () => ({ status: 'ok' }));
+
+app.get<{ Querystring: { id?: string } }>('/bare/select', async (request, reply) => {
+  const id = Number(request.query.id);
+  if (!Number.isSafeInteger(id)) return reply.code(400).send({ message: 'id must be an integer' });
+  const result = await pool.query(
+    'select id, status, last_message_at, customer_name from tickets where id = $1',
+    [id],
+  );
+  return { row: result.rows[0] ?? null };
+});
+
+app.post<{ Body: { clientId?: string; roomId?: string; text?: string } }>(
+  '/bare/insert',
+  async (request, reply) => {
+    const { clientId = null, roomId = null, text = '' } = request.body ?? {};
+    const result = await pool.query(
+      'insert into bench_bare_inserts (client_id, room_id, text) values ($1, $2, $3) returning id',
+      [clientId, roomId, text],
+    );
+    return reply.code(201).send({ id: Number(result.rows[0].id) });
+  },
+);
+
+const stop = async () => {
+  await app.close();
+  await pool.end();
+  process.exit(0);
+};
+process.on('SIGTERM', () => void stop());
+process.on('SIGINT', () => void stop());
+
+await app.listen({ port, host: '127.0.0.1' });

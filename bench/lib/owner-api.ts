@@ -1,0 +1,81 @@
+import type { PreparedConversation } from './inbound-sources';
+import { inParallel } from './inbound-sources';
+
+/** As bench/seed.ts makes them (importing the seed would run it). */
+export const bigClientSlug = 'bench-big';
+export const benchPassword = 'Bench1234!';
+
+/** One JSON call to the server; a non-2xx answer throws with its body. */
+export async function json<T>(url: string, init: RequestInit & { token?: string } = {}): Promise<T> {
+  const response = await fetch(url, {
+    ...init,
+    headers: {
+      ...(init.body ? { 'content-type': 'application/json' } : {}),
+      ...(init.token ? { authorization: `Bearer ${init.token}` } : {}),
+    },
+  });
+  if (!response.ok)
+    throw new Error(`${init.method ?? 'GET'} ${url}: ${response.status} ${await response.text()}`);
+  return (await response.json()) as T;
+}
+
+/** The big client's owner, signed in, and its live-chat widget. */
+export async function ownerOfBigClient(baseUrl: string): Promise<{ token: string; widgetId: string }> {
+  const owner = await json<{ accessToken: string }>(`${baseUrl}/api/identity/auth/login`, {
+    method: 'POST',
+    body: JSON.stringify({ email: `owner@${bigClientSlug}.test`, password: benchPassword }),
+  });
+  const widgets = await json<{ content: Array<{ id: string; domain: string }> }>(
+    `${baseUrl}/api/livechat/widgets`,
+    {
+      token: owner.accessToken,
+    },
+  );
+  const widget = widgets.content.find((each) => each.domain.includes(bigClientSlug));
+  if (!widget) throw new Error(`no live-chat widget for ${bigClientSlug}`);
+  return { token: owner.accessToken, widgetId: widget.id };
+}
+
+/**
+ * Assigns each conversation's ticket to its agent (conversation c → agent c % agents) as the
+ * owner does in the inbox (POST chatRoom/transfer). The run's tickets are found by the run
+ * tag that every customer name of the run carries.
+ */
+export async function assignConversations(
+  baseUrl: string,
+  ownerToken: string,
+  runTag: string,
+  conversations: PreparedConversation[],
+  agentIds: string[],
+): Promise<void> {
+  const ticketOf = new Map<string, number>();
+  let cursor: string | null = null;
+  do {
+    const query = new URLSearchParams({
+      customerInfo: runTag,
+      mediaPlatform: 'LVC',
+      pageSize: '100',
+      tab: 'all',
+    });
+    if (cursor) query.set('cursor', cursor);
+    const page: { content: Array<{ id: number; customer: { name: string } }>; nextCursor: string | null } =
+      await json(`${baseUrl}/api/csp/chatRoom?${query}`, { token: ownerToken });
+    for (const ticket of page.content) ticketOf.set(ticket.customer.name, ticket.id);
+    cursor = page.nextCursor;
+  } while (cursor);
+  await inParallel(conversations, 8, async ({ conversation, customerName }) => {
+    const ticketId = ticketOf.get(customerName);
+    if (!ticketId) throw new Error(`no ticket found for ${customerName}`);
+    const transfer = () =>
+      json(`${baseUrl}/api/csp/chatRoom/transfer`, {
+        method: 'POST',
+        token: ownerToken,
+        body: JSON.stringify({ ticketId, assigneeId: agentIds[conversation % agentIds.length] }),
+      });
+    // A server far behind its load may time a transfer out; one more try, and say so.
+    await transfer().catch((error: Error) => {
+      console.error(`  transfer of ticket ${ticketId} failed once (${error.message}); trying again`);
+      return transfer();
+    });
+  });
+}

@@ -1,0 +1,107 @@
+import { mkdirSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { formatResult, type LoadResult } from './load';
+
+/** How a figure is read against the bare limit: reads by p95, writes by throughput. */
+export type FigureKind = 'bare' | 'read' | 'write';
+
+/** One measured line of a bench: what, how it compares to the bare limit, and the raw result. */
+export interface Figure {
+  key: string;
+  label: string;
+  kind: FigureKind;
+  result: LoadResult;
+  /** Reads: p95 ÷ bare SELECT p95. Writes: req/s ÷ bare INSERT req/s. */
+  ratio: number | null;
+  /** Single-connection probes of each rotated target, to show which one is slow. */
+  probes?: Array<{ label: string; result: LoadResult }>;
+}
+
+/** The machine and data a run was taken on, printed first and kept in the JSON. */
+export interface RunHeader {
+  date: string;
+  node: string;
+  cores: number;
+  cpu: string;
+  database: string;
+  postgres: string;
+  databaseSize: string;
+  tickets: number;
+  messages: number;
+  processes: number;
+  connections: number;
+  durationSeconds: number;
+  /** The servers' statement_timeout: a longer query fails instead of running on. */
+  statementTimeoutSeconds: number;
+}
+
+/** A URL with its password replaced, for printing. */
+export function maskedUrl(url: string): string {
+  return url.replace(/:[^:@/]*@/, ':***@');
+}
+
+export function machine(): Pick<RunHeader, 'date' | 'node' | 'cores' | 'cpu'> {
+  return {
+    date: new Date().toISOString(),
+    node: process.version,
+    cores: os.cpus().length,
+    cpu: os.cpus()[0]?.model ?? 'unknown',
+  };
+}
+
+export function printHeader(header: RunHeader): void {
+  console.log(
+    [
+      `inbox bench ${header.date}`,
+      `  node ${header.node}, ${header.cores} cores (${header.cpu}), ${header.postgres}`,
+      `  ${header.database}: ${header.databaseSize}, bench-big ${header.tickets.toLocaleString('en')} tickets, ` +
+        `${header.messages.toLocaleString('en')} messages`,
+      `  server processes ${header.processes}, ${header.connections} connections, ${header.durationSeconds} s per figure, ` +
+        `statement_timeout ${header.statementTimeoutSeconds} s`,
+      '',
+    ].join('\n'),
+  );
+}
+
+/** Reads: the p95 as a multiple of the bare SELECT's p95. */
+export function readFigure(key: string, label: string, result: LoadResult, bareSelect: LoadResult): Figure {
+  const figure: Figure = { key, label, kind: 'read', result, ratio: result.p95 / bareSelect.p95 };
+  console.log(formatResult(label, result, bareSelect));
+  return figure;
+}
+
+/** Writes: the throughput as a share of the bare INSERT's. */
+export function writeFigure(key: string, label: string, result: LoadResult, bareInsert: LoadResult): Figure {
+  const ratio = result.rps / bareInsert.rps;
+  console.log(`${formatResult(label, result)}  ${(ratio * 100).toFixed(0)}% of bare INSERT req/s`);
+  return { key, label, kind: 'write', result, ratio };
+}
+
+export function bareFigure(key: string, label: string, result: LoadResult): Figure {
+  console.log(formatResult(label, result));
+  return { key, label, kind: 'bare', result, ratio: null };
+}
+
+/** The per-target probes under a figure, indented, with their own p95 ratio. */
+export function printProbes(
+  probes: Array<{ label: string; result: LoadResult }>,
+  bareSelect: LoadResult,
+): void {
+  for (const probe of probes) {
+    console.log(`    ${formatResult(probe.label.slice(0, 42), probe.result, bareSelect)}`);
+  }
+}
+
+/** Statuses other than 2xx, as "404×12 0×3", for the lines that had failures. */
+export function failureStatuses(result: LoadResult): string {
+  return Object.entries(result.statuses)
+    .filter(([status]) => !(Number(status) >= 200 && Number(status) < 300))
+    .map(([status, count]) => `${status}×${count}`)
+    .join(' ');
+}
+
+export function writeResults(file: string, header: RunHeader, figures: Figure[]): void {
+  mkdirSync(path.dirname(file), { recursive: true });
+  writeFileSync(file, `${JSON.stringify({ header, figures }, null, 2)}\n`);
+}
