@@ -1,4 +1,4 @@
-import { ActionIcon, Anchor, Button, Group, Text } from '@mantine/core';
+import { Anchor, Button, Group, Text } from '@mantine/core';
 import {
   IconAlertCircle,
   IconArrowBackUp,
@@ -178,17 +178,19 @@ export const MessageBubble = memo(function MessageBubble({
       </div>
       {onReply && message.id !== null ? (
         <div className={classes.hoverActions}>
-          {/* A native title, not a Tooltip: every visible row has one, and rows mount while scrolling. */}
-          <ActionIcon
-            variant="subtle"
-            color="gray"
-            size="sm"
+          {/*
+           * A plain button with a native title, not an ActionIcon with a Tooltip: every
+           * visible row has one, and a fast scroll up a long room mounts rows every frame.
+           */}
+          <button
+            type="button"
+            className={classes.replyButton}
             aria-label={t('chatRoom.reply')}
             title={t('chatRoom.reply')}
             onClick={() => onReply(message)}
           >
-            <IconArrowBackUp size={16} />
-          </ActionIcon>
+            <IconArrowBackUp size={16} aria-hidden />
+          </button>
         </div>
       ) : null}
     </div>

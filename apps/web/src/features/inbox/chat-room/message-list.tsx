@@ -183,6 +183,7 @@ export function MessageList(props: MessageListProps) {
             const day = dayOf(message, timeZone);
             const sameDay = previous !== undefined && dayOf(previous, timeZone) === day;
             const relative = sameDay ? null : relativeDayOf(day, timeZone);
+            const grouped = isGrouped(previous, message, sameDay);
             return (
               <div
                 key={item.key}
@@ -198,10 +199,10 @@ export function MessageList(props: MessageListProps) {
                     </span>
                   </div>
                 )}
-                <div style={{ paddingTop: isGrouped(previous, message, sameDay) || !sameDay ? 0 : 6 }}>
+                <div className={grouped || !sameDay ? undefined : classes.rowGap}>
                   <MessageBubble
                     message={message}
-                    grouped={isGrouped(previous, message, sameDay)}
+                    grouped={grouped}
                     showAgentName={props.showAgentName}
                     language={language}
                     timeZone={timeZone}

@@ -1,4 +1,4 @@
-import { channels, type TicketColumn, type TicketSummary, ticketColumns } from '@app/contracts';
+import { channelList, channels, type TicketColumn, type TicketSummary, ticketColumns } from '@app/contracts';
 import { IconFlagFilled } from '@tabler/icons-react';
 import type { CSSProperties, ReactNode } from 'react';
 import { chatRoomHref, isModifiedClick } from '../shared/chat-room-link';
@@ -37,31 +37,55 @@ function plain(value: string | null | undefined, context: CellContext): ReactNod
   );
 }
 
+/** Status colours with a class of their own; another colour falls back to an inline style. */
+const chipColourClasses: Record<string, string | undefined> = {
+  orange: classes.chipOrange,
+  blue: classes.chipBlue,
+  gray: classes.chipGray,
+  teal: classes.chipTeal,
+  red: classes.chipRed,
+};
+
 /** A light chip in a Mantine colour, without the weight of a Badge component. */
-function chip(label: string, colour: string, icon?: ReactNode): ReactNode {
+function chip(label: string, colour: string): ReactNode {
+  const colourClass = chipColourClasses[colour];
+  if (colourClass) return <span className={`${classes.chip} ${colourClass}`}>{label}</span>;
   const style = {
     '--chip-background': `var(--mantine-color-${colour}-light)`,
     '--chip-color': `var(--mantine-color-${colour}-light-color)`,
   } as CSSProperties;
   return (
     <span className={classes.chip} style={style}>
-      {icon}
       {label}
     </span>
   );
 }
 
+let channelChipRules: HTMLStyleElement | null = null;
+
+/**
+ * The channels' brand colours as one style sheet (`data-channel` on the chip), written
+ * once from the contract, so a chip needs no inline style of its own.
+ */
+function ensureChannelChipRules(): void {
+  if (channelChipRules || typeof document === 'undefined') return;
+  channelChipRules = document.createElement('style');
+  channelChipRules.textContent = channelList
+    .map(
+      (channel) =>
+        `.${classes.chip}[data-channel="${channel.code}"] { --chip-background: color-mix(in srgb, ${channel.colour} 12%, transparent); --chip-color: ${channel.colour}; }`,
+    )
+    .join('\n');
+  document.head.append(channelChipRules);
+}
+
 function channelChip(ticket: TicketSummary): ReactNode {
-  const channel = channels[ticket.mediaPlatform];
+  ensureChannelChipRules();
   const Icon = channelIcons[ticket.mediaPlatform];
-  const style = {
-    '--chip-background': `color-mix(in srgb, ${channel.colour} 12%, transparent)`,
-    '--chip-color': channel.colour,
-  } as CSSProperties;
   return (
-    <span className={classes.chip} style={style}>
+    <span className={classes.chip} data-channel={ticket.mediaPlatform}>
       <Icon size={12} stroke={2} aria-hidden />
-      {channel.name}
+      {channels[ticket.mediaPlatform].name}
     </span>
   );
 }

@@ -1,7 +1,7 @@
 import { inboxLimits, type TicketColumn, type TicketSummary } from '@app/contracts';
 import { Box, Center, Loader, Text } from '@mantine/core';
 import { useVirtualizer } from '@tanstack/react-virtual';
-import { memo, type ReactNode, useEffect, useMemo, useRef } from 'react';
+import { type CSSProperties, memo, type ReactNode, useEffect, useMemo, useRef } from 'react';
 import { useTranslation } from 'react-i18next';
 import { type CellContext, columnDefinitions } from './ticket-columns';
 import classes from './ticket-lists.module.css';
@@ -21,6 +21,11 @@ export interface TicketTableProps {
   hasNextPage: boolean;
   isFetchingNextPage: boolean;
   fetchNextPage: () => void;
+  /**
+   * Shown under the rows when the last page asked for failed; while it shows, no page is
+   * asked for on scrolling (its retry button asks again), so a failing page is not hammered.
+   */
+  nextPageError: ReactNode | null;
   /** Shown in place of the rows when there are none. */
   empty: ReactNode;
 }
@@ -35,7 +40,6 @@ function gridOf(columns: TicketColumn[]): string {
 const TicketRow = memo(function TicketRow({
   ticket,
   columns,
-  grid,
   context,
   checked,
   onToggle,
@@ -44,7 +48,6 @@ const TicketRow = memo(function TicketRow({
 }: {
   ticket: TicketSummary;
   columns: TicketColumn[];
-  grid: string;
   context: CellContext;
   checked: boolean;
   onToggle: (ticketId: number) => void;
@@ -56,26 +59,16 @@ const TicketRow = memo(function TicketRow({
       aria-selected={checked}
       data-testid="ticket-row"
       data-ticket-id={ticket.id}
-      className={`${classes.tableRow} ${checked ? classes.tableRowSelected : ''}`}
+      className={checked ? `${classes.tableRow} ${classes.tableRowSelected}` : classes.tableRow}
       // The whole row opens the chat for the mouse; the keyboard reaches it by the id link.
       onClick={() => onOpen(ticket)}
       onKeyDown={(event) => {
         if (event.key === 'Enter' && event.target === event.currentTarget) onOpen(ticket);
       }}
-      style={{
-        position: 'absolute',
-        top: 0,
-        left: 0,
-        width: '100%',
-        height: rowHeight,
-        transform: `translateY(${top}px)`,
-        display: 'grid',
-        gridTemplateColumns: grid,
-        alignItems: 'center',
-        borderBottom: '1px solid var(--app-border-subtle)',
-      }}
+      // The offset is the row's only inline style; the rest is in classes (see the CSS).
+      style={{ transform: `translateY(${top}px)` }}
     >
-      <td style={{ paddingLeft: 16 }}>
+      <td className={classes.checkCell}>
         <input
           type="checkbox"
           className={classes.checkbox}
@@ -86,12 +79,24 @@ const TicketRow = memo(function TicketRow({
         />
       </td>
       {columns.map((column) => (
-        <td key={column} style={{ padding: '0 12px', minWidth: 0, overflow: 'hidden', display: 'flex' }}>
+        <td key={column} className={classes.cell}>
           {columnDefinitions[column].render(ticket, context)}
         </td>
       ))}
     </tr>
   );
+});
+
+/** The column titles; the same on every scroll step, so rendered once per column set. */
+const TicketTableHeading = memo(function TicketTableHeading({ columns }: { columns: TicketColumn[] }) {
+  const { t } = useTranslation();
+  return columns.map((column) => (
+    <th key={column} style={{ padding: '0 12px', minWidth: 0, textAlign: 'left' }}>
+      <Text size="xs" fw={600} c="dimmed" tt="uppercase" truncate style={{ letterSpacing: '0.04em' }}>
+        {t(`inbox.columns.${column}`)}
+      </Text>
+    </th>
+  ));
 });
 
 /**
@@ -101,7 +106,7 @@ const TicketRow = memo(function TicketRow({
  */
 export function TicketTable(props: TicketTableProps) {
   const { t } = useTranslation();
-  const { rows, columns, selected, hasNextPage, isFetchingNextPage, fetchNextPage } = props;
+  const { rows, columns, selected, hasNextPage, isFetchingNextPage, fetchNextPage, nextPageError } = props;
   const scrollRef = useRef<HTMLDivElement>(null);
   const virtualizer = useVirtualizer({
     count: rows.length,
@@ -112,9 +117,10 @@ export function TicketTable(props: TicketTableProps) {
   });
   const items = virtualizer.getVirtualItems();
   const lastIndex = items.at(-1)?.index ?? -1;
+  const pageFailed = nextPageError !== null;
   useEffect(() => {
-    if (lastIndex >= rows.length - 20 && hasNextPage && !isFetchingNextPage) fetchNextPage();
-  }, [lastIndex, rows.length, hasNextPage, isFetchingNextPage, fetchNextPage]);
+    if (lastIndex >= rows.length - 20 && hasNextPage && !isFetchingNextPage && !pageFailed) fetchNextPage();
+  }, [lastIndex, rows.length, hasNextPage, isFetchingNextPage, pageFailed, fetchNextPage]);
 
   const grid = gridOf(columns);
   const minWidth = checkboxWidth + columns.reduce((sum, column) => sum + columnDefinitions[column].width, 0);
@@ -134,7 +140,15 @@ export function TicketTable(props: TicketTableProps) {
     >
       <table
         aria-rowcount={rows.length}
-        style={{ display: 'grid', minWidth, position: 'relative', borderCollapse: 'collapse' }}
+        style={
+          {
+            display: 'grid',
+            minWidth,
+            position: 'relative',
+            borderCollapse: 'collapse',
+            '--ticket-grid': grid,
+          } as CSSProperties
+        }
       >
         <thead style={{ display: 'grid', position: 'sticky', top: 0, zIndex: 2 }}>
           <tr
@@ -160,20 +174,7 @@ export function TicketTable(props: TicketTableProps) {
                 aria-label={t('inbox.table.selectAll')}
               />
             </th>
-            {columns.map((column) => (
-              <th key={column} style={{ padding: '0 12px', minWidth: 0, textAlign: 'left' }}>
-                <Text
-                  size="xs"
-                  fw={600}
-                  c="dimmed"
-                  tt="uppercase"
-                  truncate
-                  style={{ letterSpacing: '0.04em' }}
-                >
-                  {t(`inbox.columns.${column}`)}
-                </Text>
-              </th>
-            ))}
+            <TicketTableHeading columns={columns} />
           </tr>
         </thead>
         {rows.length === 0 ? null : (
@@ -185,7 +186,6 @@ export function TicketTable(props: TicketTableProps) {
                   key={ticket.id}
                   ticket={ticket}
                   columns={columns}
-                  grid={grid}
                   context={props.context}
                   checked={selected.has(ticket.id)}
                   onToggle={props.onToggle}
@@ -205,6 +205,8 @@ export function TicketTable(props: TicketTableProps) {
         <Center py="sm">
           <Loader size="xs" />
         </Center>
+      ) : nextPageError ? (
+        <div style={{ position: 'sticky', left: 0, width: '100%' }}>{nextPageError}</div>
       ) : null}
     </Box>
   );

@@ -189,7 +189,7 @@ export function TicketViewPage() {
                 <Skeleton key={index} h={28} my={12} radius="sm" />
               ))}
             </Stack>
-          ) : list.isError ? (
+          ) : list.isError && rows.length === 0 ? (
             <Alert m="md" color="red" variant="light" icon={<IconAlertCircle size={18} />}>
               <Stack gap="xs" align="flex-start">
                 <Text size="sm">{inboxErrorText(t, errorObjectOf(list.error))}</Text>
@@ -210,6 +210,19 @@ export function TicketViewPage() {
               hasNextPage={hasNextPage}
               isFetchingNextPage={isFetchingNextPage}
               fetchNextPage={loadMore}
+              nextPageError={
+                // A later page failed: the rows already loaded stay, with the reason and a retry below.
+                list.isFetchNextPageError ? (
+                  <Alert m="md" color="red" variant="light" icon={<IconAlertCircle size={18} />}>
+                    <Group gap="sm" justify="space-between">
+                      <Text size="sm">{inboxErrorText(t, errorObjectOf(list.error))}</Text>
+                      <Button size="xs" variant="light" color="red" onClick={loadMore}>
+                        {t('common.retry')}
+                      </Button>
+                    </Group>
+                  </Alert>
+                ) : null
+              }
               empty={empty}
             />
           )}
