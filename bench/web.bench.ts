@@ -30,6 +30,31 @@ const parts = new Set((flags.only ?? 'initial,list,chat').split(','));
 const owner = { email: 'owner@bench-big.test', password: 'Bench1234!' };
 const longTaskMs = 50;
 const rowHeight = 52;
+/** A page load (goto, load states) gives up after this; the run goes on or ends, never hangs. */
+const pageLoadTimeoutMs = 10_000;
+/** A wait for data on screen (the first rows of 1M tickets may be slow); failing it fails the part. */
+const dataTimeoutMs = 60_000;
+
+/**
+ * Rejects when `promise` has not settled within `ms`. Playwright's evaluate and tracing calls
+ * have no timeout of their own: a page that never answers must end the part, not the run.
+ */
+function withTimeout<T>(promise: Promise<T>, ms: number, what: string): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`${what}: no answer within ${ms / 1000}s`)), ms);
+  });
+  return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
+}
+
+/** Frame times of a scroll run in the page, and the frames that never came. */
+interface FrameRun {
+  deltas: number[];
+  /** Waits for an animation frame that fell back after 100 ms (no frame produced). */
+  missedFrames: number;
+  /** The run hit its time limit before reaching its distance or its stop signal. */
+  timedOut: boolean;
+}
 
 /** The built web app the server serves; --web-dist compares another build (e.g. of an older commit). */
 const webDist = path.resolve(flags['web-dist'] ?? path.join(repoRoot, 'apps/web/dist'));
@@ -148,6 +173,8 @@ function longTasksOf(trace: Buffer): LongTask[] {
 interface ScrollFigures {
   durationSeconds: number;
   frames: number;
+  /** Animation frames waited for in vain (100 ms each); a run of them means the page stopped drawing. */
+  missedFrames: number;
   frameP50: number;
   frameP95: number;
   frameMax: number;
@@ -166,12 +193,14 @@ function figuresOf(
   tasks: LongTask[],
   observed: number,
   seconds: number,
+  missedFrames: number,
 ): ScrollFigures {
   const sorted = [...frameDeltas].sort((a, b) => a - b);
   const round = (value: number) => Math.round(value * 10) / 10;
   return {
     durationSeconds: round(seconds),
     frames: frameDeltas.length,
+    missedFrames,
     frameP50: round(percentile(sorted, 50)),
     frameP95: round(percentile(sorted, 95)),
     frameMax: round(sorted.at(-1) ?? 0),
@@ -195,6 +224,7 @@ const traceCategories = [
 /** Runs `work` under a Chromium trace and in-page long-task observation; returns the figures. */
 interface TracedSample {
   deltas: number[];
+  missedFrames: number;
   tasks: LongTask[];
   observed: number;
   seconds: number;
@@ -207,6 +237,7 @@ function figuresOfSamples(samples: TracedSample[]): ScrollFigures {
     samples.flatMap((sample) => sample.tasks),
     samples.reduce((sum, sample) => sum + sample.observed, 0),
     samples.reduce((sum, sample) => sum + sample.seconds, 0),
+    samples.reduce((sum, sample) => sum + sample.missedFrames, 0),
   );
 }
 
@@ -214,9 +245,9 @@ async function traced(
   browser: Browser,
   page: Page,
   label: string,
-  work: () => Promise<number[]>,
+  work: () => Promise<FrameRun>,
 ): Promise<TracedSample> {
-  await page.evaluate(() => {
+  const observe = page.evaluate(() => {
     const state = window as unknown as { benchLongTasks: number; benchObserving?: boolean };
     state.benchLongTasks = 0;
     if (state.benchObserving) return;
@@ -225,14 +256,20 @@ async function traced(
       state.benchLongTasks += list.getEntries().length;
     }).observe({ type: 'longtask' });
   });
-  await browser.startTracing(page, { categories: traceCategories });
+  await withTimeout(observe, pageLoadTimeoutMs, `${label}: long-task observer`);
+  await withTimeout(
+    browser.startTracing(page, { categories: traceCategories }),
+    pageLoadTimeoutMs,
+    `${label}: start tracing`,
+  );
   const started = performance.now();
-  const deltas = await work().catch(async (error: unknown) => {
-    await browser.stopTracing().catch(() => undefined);
+  const run = await work().catch(async (error: unknown) => {
+    await withTimeout(browser.stopTracing(), 60_000, 'stop tracing').catch(() => undefined);
     throw error;
   });
   const seconds = (performance.now() - started) / 1000;
-  const trace = await browser.stopTracing();
+  // A minute's trace can take a while to hand over; two minutes without it is a hang.
+  const trace = await withTimeout(browser.stopTracing(), 120_000, `${label}: stop tracing`);
   if (keepTraces) {
     const file = path.join(os.tmpdir(), `web-bench-${label}-${Date.now()}.json`);
     writeFileSync(file, trace);
@@ -240,10 +277,13 @@ async function traced(
       `  trace: ${file} (${(trace.length / 1e6).toFixed(0)} MB; open in chrome://tracing or DevTools)`,
     );
   }
-  const observed = await page.evaluate(
-    () => (window as unknown as { benchLongTasks: number }).benchLongTasks,
+  const observed = await withTimeout(
+    page.evaluate(() => (window as unknown as { benchLongTasks: number }).benchLongTasks),
+    pageLoadTimeoutMs,
+    `${label}: long-task count`,
   );
-  return { deltas, tasks: longTasksOf(trace), observed, seconds };
+  if (run.timedOut) console.error(`  ${label}: stopped at its time limit`);
+  return { deltas: run.deltas, missedFrames: run.missedFrames, tasks: longTasksOf(trace), observed, seconds };
 }
 
 /** A context whose pages start signed in as the owner, as after a reload; nothing cached. */
@@ -288,27 +328,40 @@ interface ScriptChunk {
 async function measureInitialScripts(browser: Browser, baseUrl: string) {
   const context = await signedInContext(browser, baseUrl);
   const page = await context.newPage();
-  await page.goto('/customer-service/inbox');
+  await page.goto('/customer-service/inbox', { timeout: pageLoadTimeoutMs });
   // The owner reads VIEW_FEATURE, so the inbox hands over to the ticket view.
   await page
     .getByTestId('ticket-table')
-    .waitFor({ timeout: 60_000 })
+    .waitFor({ timeout: dataTimeoutMs })
     .catch(async (error) => {
       const file = path.join(os.tmpdir(), 'web-bench-failure.png');
-      await page.screenshot({ path: file });
+      await page.screenshot({ path: file, timeout: pageLoadTimeoutMs }).catch(() => undefined);
       throw new Error(`the ticket table did not show at ${page.url()} (screenshot ${file})`, {
         cause: error,
       });
     });
-  await page.waitForLoadState('networkidle');
+  // A page that keeps the network busy is measured as it stands after the wait.
+  const networkIdle = await page
+    .waitForLoadState('networkidle', { timeout: pageLoadTimeoutMs })
+    .then(() => true)
+    .catch(() => false);
+  if (!networkIdle) console.error('  initial JS: the network was still busy after 10 s; measured as it was');
   await page.waitForTimeout(1000);
-  const entries = await page.evaluate(() =>
-    performance
-      .getEntriesByType('resource')
-      .concat(performance.getEntriesByType('navigation'))
-      .map((entry) => entry as PerformanceResourceTiming)
-      .filter((entry) => new URL(entry.name).pathname.endsWith('.js'))
-      .map((entry) => ({ url: entry.name, transferred: entry.transferSize, decoded: entry.decodedBodySize })),
+  const entries = await withTimeout(
+    page.evaluate(() =>
+      performance
+        .getEntriesByType('resource')
+        .concat(performance.getEntriesByType('navigation'))
+        .map((entry) => entry as PerformanceResourceTiming)
+        .filter((entry) => new URL(entry.name).pathname.endsWith('.js'))
+        .map((entry) => ({
+          url: entry.name,
+          transferred: entry.transferSize,
+          decoded: entry.decodedBodySize,
+        })),
+    ),
+    pageLoadTimeoutMs,
+    'initial JS: resource timings',
   );
   await context.close();
   const chunks: ScriptChunk[] = entries.map((entry) => {
@@ -325,6 +378,7 @@ async function measureInitialScripts(browser: Browser, baseUrl: string) {
   const sum = (key: 'transferred' | 'decoded' | 'gzip' | 'brotli') =>
     chunks.reduce((total, chunk) => total + chunk[key], 0);
   return {
+    networkIdle,
     chunks,
     transferred: sum('transferred'),
     decoded: sum('decoded'),
@@ -333,70 +387,101 @@ async function measureInitialScripts(browser: Browser, baseUrl: string) {
   };
 }
 
-/** Scrolls an element in steps of `step` px, one per animation frame, and returns the frame times. */
-function scrollByFrames(page: Page, selector: string, step: number, rows: number): Promise<number[]> {
-  return page.evaluate(
-    ({ selector, step, rows }) =>
-      new Promise<number[]>((resolve) => {
-        const element = document.querySelector<HTMLElement>(selector)!;
-        const distance = Math.min(rows * 52, element.scrollHeight);
-        const start = element.scrollTop;
-        const deltas: number[] = [];
-        let last: number | undefined;
-        const tick = (time: number) => {
+/**
+ * Scrolls an element in steps of `step` px, one per animation frame, and returns the frame
+ * times. A frame that does not come within 100 ms is counted as missed and the scroll goes
+ * on; the run stops at its distance, at the edge, or after `maxSeconds`.
+ */
+async function scrollByFrames(
+  page: Page,
+  selector: string,
+  step: number,
+  rows: number,
+  maxSeconds = 120,
+): Promise<FrameRun> {
+  const run = page.evaluate(
+    async ({ selector, step, rows, maxMs }) => {
+      const element = document.querySelector<HTMLElement>(selector);
+      if (!element) throw new Error(`${selector} is not on the page`);
+      const nextFrame = () =>
+        new Promise<number | null>((resolve) => {
+          const fallback = setTimeout(() => resolve(null), 100);
+          requestAnimationFrame((time) => {
+            clearTimeout(fallback);
+            resolve(time);
+          });
+        });
+      const distance = Math.min(rows * 52, element.scrollHeight);
+      const start = element.scrollTop;
+      const started = performance.now();
+      const deltas: number[] = [];
+      let missedFrames = 0;
+      let last: number | undefined;
+      while (performance.now() - started < maxMs) {
+        const time = await nextFrame();
+        if (time === null) {
+          missedFrames += 1;
+          last = undefined;
+        } else {
           if (last !== undefined) deltas.push(time - last);
           last = time;
-          const moved = Math.abs(element.scrollTop - start);
-          const atEdge =
-            step > 0
-              ? element.scrollTop + element.clientHeight >= element.scrollHeight - 1
-              : element.scrollTop <= 0;
-          if (moved >= distance || atEdge) return resolve(deltas);
-          element.scrollTop += step;
-          requestAnimationFrame(tick);
-        };
-        requestAnimationFrame(tick);
-      }),
-    { selector, step, rows },
+        }
+        const moved = Math.abs(element.scrollTop - start);
+        const atEdge =
+          step > 0
+            ? element.scrollTop + element.clientHeight >= element.scrollHeight - 1
+            : element.scrollTop <= 0;
+        if (moved >= distance || atEdge) return { deltas, missedFrames, timedOut: false };
+        element.scrollTop += step;
+      }
+      return { deltas, missedFrames, timedOut: true };
+    },
+    { selector, step, rows, maxMs: maxSeconds * 1000 },
   );
+  return withTimeout(run, maxSeconds * 1000 + 30_000, `scroll of ${selector}`);
 }
 
 /** 2. The ticket view: load `targetRows` rows page by page, then scroll through them under a trace. */
 async function measureTicketList(browser: Browser, baseUrl: string) {
   const context = await signedInContext(browser, baseUrl);
   const page = await context.newPage();
-  await page.goto('/customer-service/ticket-view');
+  await page.goto('/customer-service/ticket-view', { timeout: pageLoadTimeoutMs });
   const table = page.getByTestId('ticket-table');
-  await table.waitFor({ timeout: 60_000 });
+  await table.waitFor({ timeout: dataTimeoutMs });
   // The screen opens on tickets created today; clearing the created filter lists them all.
   const createdLabel = '[aria-label="Tanggal dibuat"], [aria-label="Created date"]';
   await page
     .locator('.mantine-Input-wrapper', { has: page.locator(createdLabel) })
     .locator(`button:not(${createdLabel.replaceAll(', ', '):not(')})`)
-    .click();
-  await page.getByTestId('ticket-row').first().waitFor({ timeout: 60_000 });
+    .click({ timeout: pageLoadTimeoutMs });
+  await page.getByTestId('ticket-row').first().waitFor({ timeout: dataTimeoutMs });
 
   const loadStarted = performance.now();
-  const loaded = await page.evaluate(
-    async ({ targetRows }) => {
-      // Looked up each time: the screen swaps the table for an error when a page fails.
-      const table = () => document.querySelector<HTMLElement>('[data-testid="ticket-table"]');
-      const count = () => Number(table()?.querySelector('table')?.getAttribute('aria-rowcount') ?? 0);
-      let stalledSince = performance.now();
-      let last = count();
-      while (table() && count() < targetRows && performance.now() - stalledSince < 15_000) {
-        table()!.scrollTop = table()!.scrollHeight;
-        await new Promise((resolve) => setTimeout(resolve, 30));
-        if (count() !== last) {
-          last = count();
-          stalledSince = performance.now();
+  // The loop below stops itself after 15 s without a new page; the outer limit is for a dead page.
+  const loaded = await withTimeout(
+    page.evaluate(
+      async ({ targetRows }) => {
+        // Looked up each time: the screen swaps the table for an error when a page fails.
+        const table = () => document.querySelector<HTMLElement>('[data-testid="ticket-table"]');
+        const count = () => Number(table()?.querySelector('table')?.getAttribute('aria-rowcount') ?? 0);
+        let stalledSince = performance.now();
+        let last = count();
+        while (table() && count() < targetRows && performance.now() - stalledSince < 15_000) {
+          table()!.scrollTop = table()!.scrollHeight;
+          await new Promise((resolve) => setTimeout(resolve, 30));
+          if (count() !== last) {
+            last = count();
+            stalledSince = performance.now();
+          }
         }
-      }
-      const element = table();
-      if (element) element.scrollTop = 0;
-      return element ? count() : -last;
-    },
-    { targetRows },
+        const element = table();
+        if (element) element.scrollTop = 0;
+        return element ? count() : -last;
+      },
+      { targetRows },
+    ),
+    15 * 60_000,
+    'loading the ticket list',
   );
   if (loaded <= 0) {
     const shown = await page.getByRole('alert').allInnerTexts();
@@ -408,7 +493,9 @@ async function measureTicketList(browser: Browser, baseUrl: string) {
   if (pageError) console.error(`  the ticket list stopped at ${loaded} rows: ${pageError}`);
   await page.waitForTimeout(500);
 
-  const screen = await table.evaluate((element) => element.clientHeight);
+  const screen = await table.evaluate((element) => element.clientHeight, undefined, {
+    timeout: pageLoadTimeoutMs,
+  });
   const byScreen = figuresOfSamples([
     await traced(browser, page, 'ticket-list-screen', () =>
       scrollByFrames(page, '[data-testid="ticket-table"]', screen, loaded),
@@ -442,58 +529,120 @@ async function measureChatRoom(browser: Browser, baseUrl: string, ticketId: numb
       })
       .catch(() => undefined);
   });
-  await page.goto(`/customer-service/inbox-chatroom?referenceId=${ticketId}`);
+  await page.goto(`/customer-service/inbox-chatroom?referenceId=${ticketId}`, {
+    timeout: pageLoadTimeoutMs,
+  });
   const scroller = page.getByTestId('message-scroller');
-  await scroller.waitFor({ timeout: 60_000 });
-  await page.locator('[data-testid="message-scroller"] [data-index]').first().waitFor({ timeout: 60_000 });
+  await scroller.waitFor({ timeout: dataTimeoutMs });
+  await page
+    .locator('[data-testid="message-scroller"] [data-index]')
+    .first()
+    .waitFor({ timeout: dataTimeoutMs });
   await page.waitForTimeout(1000);
   const firstPage = await page.locator('[data-testid="message-scroller"] [data-index]').count();
 
   // Traced in stretches of up to a minute: one trace of a long scroll outgrows what Node can parse.
-  const deadline = Date.now() + chatSeconds * 1000;
-  const done = () => Date.now() >= deadline || olderMessages + firstPage >= chatTarget || noMoreOlder;
+  const started = Date.now();
+  const deadline = started + chatSeconds * 1000;
+  const stallMs = 30_000;
+  let lastProgress = { at: Date.now(), pages: 0 };
+  /** Why the scroll ended; null while it goes on. */
+  const stopReason = (): string | null => {
+    if (olderPages !== lastProgress.pages) lastProgress = { at: Date.now(), pages: olderPages };
+    if (noMoreOlder) return 'reached the start of the room';
+    if (olderMessages + firstPage >= chatTarget) return `reached ${chatTarget} messages`;
+    if (Date.now() >= deadline) return `time up (${chatSeconds}s)`;
+    if (Date.now() - lastProgress.at >= stallMs) return `no older page for ${stallMs / 1000}s`;
+    return null;
+  };
   const samples: TracedSample[] = [];
-  while (!done()) {
+  let stoppedBy: string | null = null;
+  while (!stoppedBy) {
     const stretchEnd = Math.min(deadline, Date.now() + 60_000);
-    samples.push(
-      await traced(browser, page, `chat-room-${samples.length + 1}`, async () => {
-        const running = page.evaluate(
-          () =>
-            new Promise<number[]>((resolve) => {
-              const element = document.querySelector<HTMLElement>('[data-testid="message-scroller"]')!;
+    const stretchMs = stretchEnd - Date.now();
+    try {
+      samples.push(
+        await traced(browser, page, `chat-room-${samples.length + 1}`, async () => {
+          // One screen up per frame until told to stop; a frame that does not come within
+          // 100 ms is counted as missed, and the loop ends by itself a little after the stretch.
+          const running = page.evaluate(
+            async ({ maxMs }) => {
+              const element = document.querySelector<HTMLElement>('[data-testid="message-scroller"]');
+              if (!element) throw new Error('the message scroller left the page');
               const state = window as unknown as { benchStopScroll?: boolean };
               state.benchStopScroll = false;
+              const nextFrame = () =>
+                new Promise<number | null>((resolve) => {
+                  const fallback = setTimeout(() => resolve(null), 100);
+                  requestAnimationFrame((time) => {
+                    clearTimeout(fallback);
+                    resolve(time);
+                  });
+                });
+              const started = performance.now();
               const deltas: number[] = [];
+              let missedFrames = 0;
               let last: number | undefined;
-              const tick = (time: number) => {
-                if (last !== undefined) deltas.push(time - last);
-                last = time;
-                if (state.benchStopScroll) return resolve(deltas);
+              while (!state.benchStopScroll) {
+                if (performance.now() - started >= maxMs) return { deltas, missedFrames, timedOut: true };
+                const time = await nextFrame();
+                if (time === null) {
+                  missedFrames += 1;
+                  last = undefined;
+                } else {
+                  if (last !== undefined) deltas.push(time - last);
+                  last = time;
+                }
                 element.scrollTop -= element.clientHeight;
-                requestAnimationFrame(tick);
-              };
-              requestAnimationFrame(tick);
+              }
+              return { deltas, missedFrames, timedOut: false };
+            },
+            { maxMs: stretchMs + 5_000 },
+          );
+          // A failure of the scroll shows at once, not after the stretch.
+          let failed: unknown = null;
+          running.catch((error: unknown) => {
+            failed = error;
+          });
+          while (Date.now() < stretchEnd && !stopReason() && !failed) await page.waitForTimeout(250);
+          await withTimeout(
+            page.evaluate(() => {
+              (window as unknown as { benchStopScroll: boolean }).benchStopScroll = true;
             }),
-        );
-        while (Date.now() < stretchEnd && !done()) await page.waitForTimeout(250);
-        await page.evaluate(() => {
-          (window as unknown as { benchStopScroll: boolean }).benchStopScroll = true;
-        });
-        return running;
-      }),
+            pageLoadTimeoutMs,
+            'chat room: stop signal',
+          ).catch(() => undefined);
+          return withTimeout(running, stretchMs + 20_000, 'chat room: scroll stretch');
+        }),
+      );
+    } catch (error) {
+      // What was measured before the failure is kept and reported with the reason.
+      stoppedBy = `failed: ${error instanceof Error ? error.message : String(error)}`;
+      console.error(`  chat room: ${stoppedBy}`);
+      break;
+    }
+    stoppedBy = stopReason();
+    console.log(
+      `  chat room: ${Math.round((Date.now() - started) / 1000)}s, ${olderMessages + firstPage} messages, ` +
+        `${olderPages} older pages${stoppedBy ? ` — stopped: ${stoppedBy}` : ''}`,
     );
   }
   const figures = figuresOfSamples(samples);
-  const inMemory = await page.evaluate(
-    () =>
-      document.querySelector('[data-testid="message-scroller"] > div')?.getBoundingClientRect().height ?? 0,
-  );
-  await context.close();
+  const inMemory = await withTimeout(
+    page.evaluate(
+      () =>
+        document.querySelector('[data-testid="message-scroller"] > div')?.getBoundingClientRect().height ?? 0,
+    ),
+    pageLoadTimeoutMs,
+    'chat room: list height',
+  ).catch(() => 0);
+  await withTimeout(context.close(), pageLoadTimeoutMs, 'chat room: close').catch(() => undefined);
   return {
     ticketId,
     messagesScrolled: olderMessages + firstPage,
     olderPages,
     reachedStart: noMoreOlder,
+    stoppedBy,
     listHeightPx: Math.round(inMemory),
     scroll: figures,
   };
@@ -502,7 +651,7 @@ async function measureChatRoom(browser: Browser, baseUrl: string, ticketId: numb
 function printScroll(label: string, figures: ScrollFigures): void {
   console.log(
     `${label.padEnd(34)} ${figures.durationSeconds}s  frames ${figures.frames}  frame p50 ${figures.frameP50} ms  ` +
-      `p95 ${figures.frameP95} ms  max ${figures.frameMax} ms  long tasks >50 ms: ${figures.longTasks} ` +
+      `p95 ${figures.frameP95} ms  max ${figures.frameMax} ms  missed frames ${figures.missedFrames}  long tasks >50 ms: ${figures.longTasks} ` +
       `(max ${figures.longTaskMax} ms; page saw ${figures.observedLongTasks}); ` +
       `by CPU time ${figures.cpuLongTasks} (max ${figures.cpuLongTaskMax} ms)`,
   );
@@ -573,7 +722,7 @@ try {
   if (chat) {
     console.log(
       `\n3. chat room #${chat.ticketId}: scrolled up through ${chat.messagesScrolled} messages ` +
-        `(${chat.olderPages} older pages${chat.reachedStart ? ', reached the start' : ''})`,
+        `(${chat.olderPages} older pages; stopped: ${chat.stoppedBy})`,
     );
     printScroll('  one screen per frame, up', chat.scroll);
   }
@@ -595,6 +744,8 @@ try {
   writeFileSync(out, `${JSON.stringify(result, null, 2)}\n`);
   console.log(`\nwritten ${path.relative(repoRoot, out)} (load average ${result.loadAverage.join(' ')})`);
 } finally {
-  await browser.close();
+  await withTimeout(browser.close(), 30_000, 'closing Chromium').catch((error: unknown) =>
+    console.error(error),
+  );
   await server.stop();
 }

@@ -83,7 +83,8 @@ export async function startServerProcess(options: {
   const child = spawn(
     process.execPath,
     [
-      ...(options.nodeArgs ?? []),
+      // BENCH_SERVER_NODE_ARGS profiles any bench's server: `--cpu-prof --cpu-prof-dir=/tmp/prof`.
+      ...(options.nodeArgs ?? process.env.BENCH_SERVER_NODE_ARGS?.split(' ').filter(Boolean) ?? []),
       '--import',
       'tsx',
       path.join(repoRoot, 'apps/server/src/main.ts'),

@@ -9,8 +9,9 @@ import { connectSessionLifecycle } from './app/session-lifecycle';
 import { rememberTimezone } from './shared/display-format';
 import { initI18n } from './shared/i18n';
 
-function start() {
-  initI18n();
+async function start() {
+  // Resolves at once in Indonesian; another stored language fetches its strings first.
+  await initI18n();
   rememberTimezone();
   // Vite reports a failed chunk here and then rejects the import; the lazy screen that
   // asked for it turns the rejection into the reload prompt, so the event is only logged.
@@ -31,4 +32,4 @@ function start() {
   );
 }
 
-if (!reloadForNewVersion()) start();
+if (!reloadForNewVersion()) void start();

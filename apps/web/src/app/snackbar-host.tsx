@@ -1,9 +1,8 @@
 import { snackbarTimeoutMs } from '@app/contracts';
 import { Notification, Portal, Transition } from '@mantine/core';
 import { IconAlertTriangle, IconCircleCheck, IconInfoCircle, IconX } from '@tabler/icons-react';
-import { type CSSProperties, useEffect, useState } from 'react';
+import { type CSSProperties, lazy, Suspense, useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { sanitizeMarkup } from '../shared/safe-markup';
 import {
   closeSnackbar,
   type Snackbar,
@@ -25,6 +24,19 @@ const toneIcon: Record<SnackbarTone, typeof IconInfoCircle> = {
   warning: IconAlertTriangle,
   error: IconX,
 };
+
+/**
+ * The top snackbar's markup, sanitized: DOMPurify is its own chunk, fetched with the first
+ * top snackbar rather than with the first page, which shows none.
+ */
+const SafeMarkup = lazy(() =>
+  import('../shared/safe-markup').then(({ sanitizeMarkup }) => ({
+    default: ({ markup }: { markup: string }) => (
+      // biome-ignore lint/security/noDangerouslySetInnerHtml: the spec's top snackbar shows markup; sanitizeMarkup strips anything that could run.
+      <span dangerouslySetInnerHTML={{ __html: sanitizeMarkup(markup) }} />
+    ),
+  })),
+);
 
 const slotStyle: Record<SnackbarPosition, CSSProperties> = {
   top: { top: 16, left: 0, right: 0, justifyContent: 'center' },
@@ -77,8 +89,9 @@ function SnackbarSlot({ position, snackbar }: { position: SnackbarPosition; snac
               closeButtonProps={{ 'aria-label': t('common.close'), title: t('common.close') }}
             >
               {position === 'top' ? (
-                // biome-ignore lint/security/noDangerouslySetInnerHtml: the spec's top snackbar shows markup; sanitizeMarkup strips anything that could run.
-                <span dangerouslySetInnerHTML={{ __html: sanitizeMarkup(shown.message) }} />
+                <Suspense fallback={<span />}>
+                  <SafeMarkup markup={shown.message} />
+                </Suspense>
               ) : (
                 shown.message
               )}

@@ -1,8 +1,6 @@
 import { defaultLanguage, type ErrorObject, errorKeyOf, type Language, languages } from '@app/contracts';
 import i18next, { type TFunction } from 'i18next';
 import { initReactI18next } from 'react-i18next';
-import en from '../locales/en.json';
-import id from '../locales/id.json';
 import { storageKeys } from './storage-keys';
 
 function isLanguage(value: unknown): value is Language {
@@ -18,44 +16,96 @@ export function initialLanguage(): Language {
   return defaultLanguage;
 }
 
+type Strings = Record<string, unknown>;
+
 /**
- * Feature locale files, `locales/features/<feature>.<language>.json`, each holding one
- * top-level key; they join the main file so that every feature writes its own strings.
+ * Locale files: `locales/<language>.json` and the feature files
+ * `locales/features/<feature>.<language>.json`, each feature file holding one top-level key,
+ * so that every feature writes its own strings. Indonesian, the default and the fallback of
+ * every missing key, is bundled with the app; English is its own chunk, fetched when it is
+ * the stored choice or the user switches to it, so a first visit loads one language.
  */
-const featureLocales = import.meta.glob<Record<string, unknown>>('../locales/features/*.json', {
+const bundledFiles = import.meta.glob<Strings>(['../locales/id.json', '../locales/features/*.id.json'], {
   eager: true,
   import: 'default',
 });
+const fetchedFiles = import.meta.glob<Strings>(['../locales/en.json', '../locales/features/*.en.json'], {
+  import: 'default',
+});
 
-function bundleOf(language: Language, base: Record<string, unknown>): Record<string, unknown> {
-  const bundle = { ...base };
-  for (const [file, content] of Object.entries(featureLocales)) {
+/** The main file first, then the feature files joined in; names are `…/<language>.json` or `….<language>.json`. */
+function bundleOf(language: Language, files: Record<string, Strings>): Strings {
+  const bundle: Strings = {};
+  const main = Object.entries(files).find(([file]) => file.endsWith(`/${language}.json`));
+  if (main) Object.assign(bundle, main[1]);
+  for (const [file, content] of Object.entries(files)) {
     if (file.endsWith(`.${language}.json`)) Object.assign(bundle, content);
   }
   return bundle;
 }
 
-/** Starts i18next with both locales bundled: they are small, and no screen waits for them. */
-export function initI18n(): typeof i18next {
+function isBundled(language: Language): boolean {
+  return Object.keys(bundledFiles).some((file) => file.endsWith(`/${language}.json`));
+}
+
+const loading = new Map<Language, Promise<void>>();
+
+/** Adds a language's strings to i18next once, fetching its chunk when it is not bundled. */
+export function loadLanguage(language: Language): Promise<void> {
+  if (i18next.hasResourceBundle(language, 'translation')) return Promise.resolve();
+  let pending = loading.get(language);
+  if (!pending) {
+    pending = (async () => {
+      const files = isBundled(language)
+        ? bundledFiles
+        : Object.fromEntries(
+            await Promise.all(
+              Object.entries(fetchedFiles)
+                .filter(([file]) => file.endsWith(`${language}.json`))
+                .map(async ([file, load]) => [file, await load()] as const),
+            ),
+          );
+      i18next.addResourceBundle(language, 'translation', bundleOf(language, files), true, true);
+    })();
+    // A failed fetch (offline) may be retried by the next switch.
+    pending.catch(() => loading.delete(language));
+    loading.set(language, pending);
+  }
+  return pending;
+}
+
+/**
+ * Starts i18next with the bundled language; when the stored choice is another one, its
+ * chunk is fetched first, so the first screen already speaks it. Resolves when ready.
+ */
+export async function initI18n(): Promise<typeof i18next> {
   const lng = initialLanguage();
-  void i18next.use(initReactI18next).init({
-    resources: { id: { translation: bundleOf('id', id) }, en: { translation: bundleOf('en', en) } },
-    lng,
+  await i18next.use(initReactI18next).init({
+    resources: { [defaultLanguage]: { translation: bundleOf(defaultLanguage, bundledFiles) } },
+    lng: defaultLanguage,
     fallbackLng: defaultLanguage,
     supportedLngs: [...languages],
     interpolation: { escapeValue: false },
     initAsync: false,
     returnNull: false,
   });
+  if (lng !== defaultLanguage) {
+    // Without its chunk (offline) the app still starts, in the fallback language.
+    await loadLanguage(lng).catch((error: unknown) =>
+      console.warn(`The ${lng} strings failed to load`, error),
+    );
+    await i18next.changeLanguage(lng);
+  }
   document.documentElement.lang = lng;
   return i18next;
 }
 
-/** Switches the language and remembers the choice for the next visit. */
-export function changeLanguage(language: Language): void {
+/** Switches the language, fetching its strings first if needed, and remembers the choice. */
+export async function changeLanguage(language: Language): Promise<void> {
   localStorage.setItem(storageKeys.language, language);
+  await loadLanguage(language);
   document.documentElement.lang = language;
-  void i18next.changeLanguage(language);
+  await i18next.changeLanguage(language);
 }
 
 export function currentLanguage(): Language {

@@ -196,9 +196,15 @@ export async function createHttpApp(
     await app.register(fastifyStatic, {
       root: webDist,
       wildcard: false,
+      // The build writes a .br and a .gz beside each file: sent as they are when the browser
+      // accepts them, the plain file otherwise (and for files too small to have copies).
+      preCompressed: true,
+      // send's own `public, max-age=0` would overwrite the cache-control set below.
+      cacheControl: false,
       setHeaders: (response, filePath) => {
         const immutable = filePath.includes(`${path.sep}assets${path.sep}`);
         response.setHeader('cache-control', immutable ? 'public, max-age=31536000, immutable' : 'no-cache');
+        response.setHeader('vary', 'accept-encoding');
       },
     });
   }

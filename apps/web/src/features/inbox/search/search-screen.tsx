@@ -23,7 +23,7 @@ import { agentsQueryOptions, type SearchSource, searchQueryOptions } from '../in
 import { inboxErrorText } from '../shared/inbox-errors';
 import { clientTimezoneOf, todayRange } from '../shared/inbox-time';
 import { TicketFilterBar } from '../ticket-list/ticket-filter-bar';
-import { DebouncedTextInput } from '../ticket-list/ticket-filter-fields';
+import { DebouncedTextInput } from '../ticket-list/ticket-filter-inputs';
 import { emptyTicketFilters, ticketFilterParams } from '../ticket-list/ticket-filters';
 import { HistoryDownload } from './history-download';
 import { type SearchHitView, SearchResultCard } from './search-result-card';

@@ -1,12 +1,9 @@
 import { defaultTimezone } from '@app/contracts';
-import dayjs from 'dayjs';
-import timezone from 'dayjs/plugin/timezone';
-import utc from 'dayjs/plugin/utc';
 import { useEffect, useState } from 'react';
 import type { Session } from '../../../shared/session';
 
-dayjs.extend(utc);
-dayjs.extend(timezone);
+// Plain Intl rather than dayjs and its time-zone plugins: the ticket list needs these on
+// first paint, and dayjs loads only with the date pickers.
 
 /** A calendar day as the date pickers give it: `YYYY-MM-DD`. */
 export type DayString = string;
@@ -31,9 +28,72 @@ function localeOf(language: string): string {
   return language === 'id' ? 'id-ID' : 'en-GB';
 }
 
+const dayFormats = new Map<string, Intl.DateTimeFormat>();
+
+/** The calendar day of an instant in the zone, `YYYY-MM-DD`. */
+function dayIn(zone: string, instant: Date): DayString {
+  let format = dayFormats.get(zone);
+  if (!format) {
+    format = new Intl.DateTimeFormat('en-CA', {
+      timeZone: zone,
+      year: 'numeric',
+      month: '2-digit',
+      day: '2-digit',
+    });
+    dayFormats.set(zone, format);
+  }
+  const parts = Object.fromEntries(format.formatToParts(instant).map((part) => [part.type, part.value]));
+  return `${parts.year}-${parts.month}-${parts.day}`;
+}
+
+const wallClockFormats = new Map<string, Intl.DateTimeFormat>();
+
+/** How far the zone's wall clock is ahead of UTC at an instant, in ms. */
+function offsetAt(zone: string, utcMs: number): number {
+  let format = wallClockFormats.get(zone);
+  if (!format) {
+    format = new Intl.DateTimeFormat('en-US', {
+      timeZone: zone,
+      hourCycle: 'h23',
+      year: 'numeric',
+      month: 'numeric',
+      day: 'numeric',
+      hour: 'numeric',
+      minute: 'numeric',
+      second: 'numeric',
+    });
+    wallClockFormats.set(zone, format);
+  }
+  const parts = Object.fromEntries(
+    format.formatToParts(new Date(utcMs)).map((part) => [part.type, Number(part.value)]),
+  );
+  const wall = Date.UTC(parts.year, parts.month - 1, parts.day, parts.hour, parts.minute, parts.second);
+  return wall - Math.floor(utcMs / 1000) * 1000;
+}
+
+/** Milliseconds since the epoch of a `YYYY-MM-DD` midnight read as UTC. */
+function utcMidnight(day: DayString): number {
+  const [year, month, date] = day.split('-').map(Number);
+  return Date.UTC(year, month - 1, date);
+}
+
+/** The instant the day starts in the zone (twice corrected, for days a clock change shifts). */
+function startOfDayIn(day: DayString, zone: string): number {
+  const wall = utcMidnight(day);
+  const guess = wall - offsetAt(zone, wall);
+  return wall - offsetAt(zone, guess);
+}
+
+const dayMs = 86_400_000;
+
+/** The next calendar day, `YYYY-MM-DD`. */
+function nextDay(day: DayString): DayString {
+  return new Date(utcMidnight(day) + dayMs).toISOString().slice(0, 10);
+}
+
 /** Today in the zone, as a one-day range (the created-date filter's default). */
 export function todayRange(zone: string, now: Date = new Date()): DayRange {
-  const today = dayjs(now).tz(zone).format('YYYY-MM-DD');
+  const today = dayIn(zone, now);
   return [today, today];
 }
 
@@ -47,8 +107,8 @@ export function dayRangeToInstants(
 ): { from: string | undefined; to: string | undefined } {
   const [start, end] = range;
   return {
-    from: start ? dayjs.tz(start, zone).startOf('day').toISOString() : undefined,
-    to: end ? dayjs.tz(end, zone).endOf('day').toISOString() : undefined,
+    from: start ? new Date(startOfDayIn(start, zone)).toISOString() : undefined,
+    to: end ? new Date(startOfDayIn(nextDay(end), zone) - 1).toISOString() : undefined,
   };
 }
 
@@ -56,7 +116,7 @@ export function dayRangeToInstants(
 export function daysInRange(range: DayRange): number {
   const [start, end] = range;
   if (!start || !end) return 0;
-  return dayjs(end).diff(dayjs(start), 'day') + 1;
+  return Math.round((utcMidnight(end) - utcMidnight(start)) / dayMs) + 1;
 }
 
 const dateTimeFormats = new Map<string, Intl.DateTimeFormat>();
@@ -107,15 +167,13 @@ export function formatDayRange(range: DayRange, language: string): string {
  * then "kemarin", then the date. Days are counted in the client's zone.
  */
 export function formatTimeAgo(iso: string, language: string, zone: string, now: Date = new Date()): string {
-  const then = dayjs(iso);
-  if (!then.isValid()) return '';
-  const seconds = Math.max(0, dayjs(now).diff(then, 'second'));
+  const then = new Date(iso);
+  if (Number.isNaN(then.getTime())) return '';
+  const seconds = Math.max(0, Math.floor((now.getTime() - then.getTime()) / 1000));
   const relative = new Intl.RelativeTimeFormat(localeOf(language), { numeric: 'auto', style: 'narrow' });
   if (seconds < 60) return relative.format(0, 'second');
   if (seconds < 3600) return relative.format(-Math.floor(seconds / 60), 'minute');
-  const dayOfNow = dayjs(now).tz(zone).startOf('day');
-  const dayOfThen = then.tz(zone).startOf('day');
-  const daysApart = dayOfNow.diff(dayOfThen, 'day');
+  const daysApart = daysInRange([dayIn(zone, then), dayIn(zone, now)]) - 1;
   if (daysApart === 0) return relative.format(-Math.floor(seconds / 3600), 'hour');
   if (daysApart === 1) return relative.format(-1, 'day');
   return new Intl.DateTimeFormat(localeOf(language), {
@@ -123,7 +181,7 @@ export function formatTimeAgo(iso: string, language: string, zone: string, now: 
     month: 'short',
     year: daysApart > 300 ? 'numeric' : undefined,
     timeZone: zone,
-  }).format(then.toDate());
+  }).format(then);
 }
 
 /** The current time, ticking every `intervalMs`, so "5 mnt" becomes "6 mnt" on its own. */

@@ -1,17 +1,145 @@
-import { Badge, Button, Drawer, Group, MultiSelect, Stack, Text } from '@mantine/core';
-import { DatesProvider } from '@mantine/dates';
+import { Badge, Button, CloseButton, Group, Input, InputBase } from '@mantine/core';
 import { useDisclosure } from '@mantine/hooks';
-import { IconAdjustmentsHorizontal, IconFilterOff, IconSearch } from '@tabler/icons-react';
-import { type ReactNode, useState } from 'react';
+import {
+  IconAdjustmentsHorizontal,
+  IconCalendar,
+  IconChevronDown,
+  IconFilterOff,
+  IconSearch,
+} from '@tabler/icons-react';
+import { type ComponentProps, lazy, type ReactNode, Suspense, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { currentLanguage } from '../../../shared/i18n';
-import {
-  DayRangeInput,
-  DebouncedTextInput,
-  TicketFilterFields,
-  useFilterChoices,
-} from './ticket-filter-fields';
+import type { DayRange } from '../shared/inbox-time';
+import { DebouncedTextInput, useFilterChoices } from './ticket-filter-inputs';
 import { changedFilterCount, type TicketFilters } from './ticket-filters';
+
+/**
+ * The date pickers (@mantine/dates, dayjs locales, their styles) are not needed to show the
+ * list: they load when the user reaches for a date field or the drawer, not on first paint.
+ */
+const loadDatePickers = () => import('./ticket-filter-fields');
+const DayRangeField = lazy(() => loadDatePickers().then((module) => ({ default: module.DayRangeField })));
+const FilterMultiSelect = lazy(() =>
+  loadDatePickers().then((module) => ({ default: module.FilterMultiSelect })),
+);
+const TicketFilterDrawer = lazy(() =>
+  loadDatePickers().then((module) => ({ default: module.TicketFilterDrawer })),
+);
+function preloadDatePickers() {
+  void loadDatePickers().catch(() => undefined);
+}
+
+/** "22 Nov 2026 – 23 Nov 2026", as the picker's `D MMM YYYY` shows a range. */
+function dayRangeLabel(range: DayRange, language: string): string {
+  const format = new Intl.DateTimeFormat(language === 'id' ? 'id-ID' : 'en-GB', {
+    day: 'numeric',
+    month: 'short',
+    year: 'numeric',
+    timeZone: 'UTC',
+  });
+  return range
+    .filter((day): day is string => day !== null)
+    .map((day) => format.format(new Date(`${day}T00:00:00Z`)))
+    .join(' – ');
+}
+
+/**
+ * The created-date field of the bar: a stand-in that looks like the picker and can clear the
+ * range, until the user opens it; then the picker loads and opens in its place.
+ */
+function LazyDayRangeInput({
+  value,
+  onChange,
+  placeholder,
+  ...props
+}: Omit<ComponentProps<typeof DayRangeField>, 'openOnMount'> & { placeholder: string }) {
+  const [wanted, setWanted] = useState(false);
+  const standIn = (
+    <InputBase
+      component="button"
+      type="button"
+      pointer
+      w={props.w}
+      size={props.size}
+      aria-label={props['aria-label']}
+      leftSection={<IconCalendar size={16} />}
+      rightSection={value[0] ? <CloseButton size="sm" onClick={() => onChange([null, null])} /> : undefined}
+      rightSectionPointerEvents="all"
+      onPointerEnter={preloadDatePickers}
+      onFocus={preloadDatePickers}
+      onClick={() => setWanted(true)}
+    >
+      {value[0] ? (
+        dayRangeLabel(value, currentLanguage())
+      ) : (
+        <Input.Placeholder>{placeholder}</Input.Placeholder>
+      )}
+    </InputBase>
+  );
+  if (!wanted) return standIn;
+  return (
+    <Suspense fallback={standIn}>
+      <DayRangeField {...props} placeholder={placeholder} value={value} onChange={onChange} openOnMount />
+    </Suspense>
+  );
+}
+
+/**
+ * A multi-select of the bar: until the user opens it, a stand-in of the same size shows the
+ * chosen labels (or the placeholder) and clears them; then the real one loads in its place.
+ */
+function LazyMultiSelect({
+  data,
+  value,
+  onChange,
+  placeholder,
+  ...props
+}: Omit<ComponentProps<typeof FilterMultiSelect>, 'openOnMount' | 'data' | 'value' | 'onChange'> & {
+  data: { value: string; label: string }[];
+  value: string[];
+  onChange: (value: string[]) => void;
+}) {
+  const [wanted, setWanted] = useState(false);
+  const labels = value.map((chosen) => data.find((item) => item.value === chosen)?.label ?? chosen);
+  const standIn = (
+    <InputBase
+      component="button"
+      type="button"
+      pointer
+      w={props.w}
+      size={props.size}
+      aria-label={props['aria-label']}
+      rightSection={
+        value.length > 0 ? (
+          <CloseButton size="sm" onClick={() => onChange([])} />
+        ) : (
+          <IconChevronDown size={16} />
+        )
+      }
+      rightSectionPointerEvents={value.length > 0 ? 'all' : 'none'}
+      onPointerEnter={preloadDatePickers}
+      onFocus={preloadDatePickers}
+      onClick={() => setWanted(true)}
+      styles={{ input: { overflow: 'hidden', whiteSpace: 'nowrap', textOverflow: 'ellipsis' } }}
+    >
+      {labels.length > 0 ? labels.join(', ') : <Input.Placeholder>{placeholder}</Input.Placeholder>}
+    </InputBase>
+  );
+  if (!wanted) return standIn;
+  return (
+    <Suspense fallback={standIn}>
+      <FilterMultiSelect
+        {...props}
+        data={data}
+        value={value}
+        onChange={onChange}
+        placeholder={placeholder}
+        openOnMount
+      />
+    </Suspense>
+  );
+}
 
 /**
  * The filter bar of the ticket table and the search screens: the filters used most sit
@@ -38,7 +166,6 @@ export function TicketFilterBar({
   children?: ReactNode;
 }) {
   const { t } = useTranslation();
-  const language = currentLanguage();
   const choices = useFilterChoices();
   const [opened, { open, close }] = useDisclosure(false);
   const [draft, setDraft] = useState(filters);
@@ -46,13 +173,16 @@ export function TicketFilterBar({
   const set = <K extends keyof TicketFilters>(key: K, value: TicketFilters[K]) =>
     onChange({ ...filters, [key]: value });
 
+  // The drawer mounts with its first opening and stays, so that it can animate its closing.
+  const [drawerWanted, setDrawerWanted] = useState(false);
   const openDrawer = () => {
     setDraft(filters);
+    setDrawerWanted(true);
     open();
   };
 
   return (
-    <DatesProvider settings={{ locale: language, firstDayOfWeek: 1 }}>
+    <>
       <Group justify="space-between" align="flex-end" gap="sm" wrap="wrap">
         <Group gap="xs" wrap="wrap" align="flex-end" style={{ flex: 1 }}>
           {showKeyword ? (
@@ -66,7 +196,7 @@ export function TicketFilterBar({
               onCommit={(value) => set('keyword', value)}
             />
           ) : null}
-          <DayRangeInput
+          <LazyDayRangeInput
             w={254}
             size="sm"
             aria-label={t('inbox.filters.created')}
@@ -75,7 +205,7 @@ export function TicketFilterBar({
             onChange={(range) => set('created', range)}
             today={today}
           />
-          <MultiSelect
+          <LazyMultiSelect
             w={142}
             size="sm"
             aria-label={t('inbox.filters.channel')}
@@ -87,7 +217,7 @@ export function TicketFilterBar({
             hidePickedOptions
             styles={{ pillsList: { flexWrap: 'nowrap', overflow: 'hidden' } }}
           />
-          <MultiSelect
+          <LazyMultiSelect
             w={142}
             size="sm"
             aria-label={t('inbox.filters.status')}
@@ -111,6 +241,7 @@ export function TicketFilterBar({
                   </Badge>
                 ) : null
               }
+              onPointerEnter={preloadDatePickers}
               onClick={openDrawer}
             >
               {t('inbox.filters.more')}
@@ -135,42 +266,19 @@ export function TicketFilterBar({
         ) : null}
       </Group>
 
-      <Drawer
-        opened={opened}
-        onClose={close}
-        position="right"
-        size={560}
-        title={
-          <Text fw={650} size="lg">
-            {t('inbox.filters.title')}
-          </Text>
-        }
-      >
-        <Stack gap="lg">
-          <Text size="sm" c="dimmed">
-            {t('inbox.filters.description')}
-          </Text>
-          <TicketFilterFields filters={draft} onChange={setDraft} today={today} />
-          <Group justify="space-between" pt="sm" style={{ borderTop: '1px solid var(--app-border-subtle)' }}>
-            <Button variant="subtle" color="gray" onClick={() => setDraft(defaults)}>
-              {t('inbox.filters.reset')}
-            </Button>
-            <Group gap="sm">
-              <Button variant="default" onClick={close}>
-                {t('inbox.filters.cancel')}
-              </Button>
-              <Button
-                onClick={() => {
-                  onChange(draft);
-                  close();
-                }}
-              >
-                {t('inbox.filters.apply')}
-              </Button>
-            </Group>
-          </Group>
-        </Stack>
-      </Drawer>
-    </DatesProvider>
+      {drawerWanted ? (
+        <Suspense fallback={null}>
+          <TicketFilterDrawer
+            opened={opened}
+            onClose={close}
+            draft={draft}
+            onDraftChange={setDraft}
+            defaults={defaults}
+            onApply={onChange}
+            today={today}
+          />
+        </Suspense>
+      ) : null}
+    </>
   );
 }
