@@ -122,6 +122,9 @@ export const keywordQuery = (keyword: string): SQL => sql`websearch_to_tsquery('
 export const messageMatches = (clientId: string, keyword: string): SQL =>
   sql`${messages.clientId} = ${clientId} and to_tsvector('simple', ${messages.text}) @@ ${keywordQuery(keyword)}`;
 
+/** A condition no ticket meets: the page is empty without asking the database. */
+const nothingMatches = sql`false`;
+
 /**
  * Past this many matching tickets a keyword counts as common: walking the page's index and
  * testing each ticket's words finds a page of hits sooner than fetching and sorting every
@@ -152,9 +155,12 @@ async function keywordCondition(tx: Executor, clientId: string, keyword: string,
   const phrase = keyword.includes('"')
     ? sql` and exists (select 1 from ${messages} where ${messages.ticketId} = ${tickets.id} and ${messageMatches(clientId, keyword)})`
     : sql``;
-  const words = sql`(exists (select 1 from ${ticketSearch} where ${ticketSearch.ticketId} = ${tickets.id} and ${ticketSearch.words} @@ ${keywordQuery(wordsOnly)})${phrase})`;
+  // A scalar subquery (one row per ticket at most), so that it is tested on each ticket of the
+  // walk: as EXISTS inside an OR the planner may hash every ticket's words first.
+  const matchesWords = sql`coalesce((select ${ticketSearch.words} @@ ${keywordQuery(wordsOnly)} from ${ticketSearch} where ${ticketSearch.ticketId} = ${tickets.id}), false)`;
+  const words = sql`(${matchesWords}${phrase})`;
   if (ids.length <= cap) {
-    if (ids.length === 0) return sql`false`;
+    if (ids.length === 0) return nothingMatches;
     const candidates = sql`${tickets.id} = any(${`{${ids.join(',')}}`}::bigint[])`;
     return phrase ? sql`(${candidates} and (${words} or ${customer}))` : candidates;
   }
@@ -228,6 +234,7 @@ export async function findTicketPage(tx: Executor, request: TicketPageRequest): 
     eq(tickets.clientId, scope.clientId),
     ...(await filterConditions(tx, scope.clientId, request.filter, request.keywordIdCap ?? keywordIdCap)),
   ];
+  if (common.includes(nothingMatches)) return [];
   if (after) {
     common.push(sql`(${sortColumn}, ${tickets.id}) < (${after.key}::timestamptz, ${after.id})`);
   }
