@@ -1,7 +1,7 @@
 // @vitest-environment jsdom
 import { MantineProvider } from '@mantine/core';
 import { act } from 'react';
-import { createRoot } from 'react-dom/client';
+import { createRoot, type Root } from 'react-dom/client';
 import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { closeSnackbar, showSnackbar } from '../shared/snackbar-store';
 import { SnackbarHost } from './snackbar-host';
@@ -21,10 +21,16 @@ beforeAll(() => {
   (globalThis as { IS_REACT_ACT_ENVIRONMENT?: boolean }).IS_REACT_ACT_ENVIRONMENT = true;
 });
 
+const roots: Root[] = [];
+
 afterEach(() => {
   act(() => {
     closeSnackbar('top');
     closeSnackbar('bottom');
+  });
+  // Unmounted here, so no transition timer of Mantine's runs after the test environment is gone.
+  act(() => {
+    for (const root of roots.splice(0)) root.unmount();
   });
   document.body.innerHTML = '';
 });
@@ -32,8 +38,10 @@ afterEach(() => {
 function renderHost() {
   const container = document.createElement('div');
   document.body.append(container);
+  const root = createRoot(container);
+  roots.push(root);
   act(() => {
-    createRoot(container).render(
+    root.render(
       <MantineProvider>
         <SnackbarHost />
       </MantineProvider>,
