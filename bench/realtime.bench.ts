@@ -16,7 +16,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { visitorChatLimits } from '@app/contracts';
 import pg from 'pg';
-import { ensureDatabase, parseFlags } from './lib/bench-db';
+import { benchDatabaseUrl, ensureDatabase, parseFlags } from './lib/bench-db';
 import { assignConversations, benchPassword, bigClientSlug, ownerOfBigClient } from './lib/owner-api';
 import { type RunningProcess, repoRoot, startScriptProcess, startServerProcess } from './lib/processes';
 import {
@@ -28,8 +28,7 @@ import {
 } from './lib/socket-workers';
 
 const flags = parseFlags(process.argv.slice(2));
-const databaseUrl =
-  flags['database-url'] ?? process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/bench';
+const databaseUrl = benchDatabaseUrl(flags['database-url']);
 const agentCount = Number(flags.agents ?? 200);
 const rate = Number(flags.rate ?? 300);
 const durationSeconds = Number(flags.duration ?? 20);

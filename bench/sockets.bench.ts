@@ -10,14 +10,13 @@ import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import WebSocket from 'ws';
-import { parseFlags } from './lib/bench-db';
+import { benchDatabaseUrl, parseFlags } from './lib/bench-db';
 import { assignConversations, benchPassword, bigClientSlug, ownerOfBigClient } from './lib/owner-api';
 import { repoRoot, startServerProcess } from './lib/processes';
 import { percentile, SocketWorker } from './lib/socket-workers';
 
 const flags = parseFlags(process.argv.slice(2));
-const databaseUrl =
-  flags['database-url'] ?? process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/bench';
+const databaseUrl = benchDatabaseUrl(flags['database-url']);
 const socketCount = Number(flags.sockets ?? 5000);
 const agentCount = Number(flags.agents ?? 200);
 const messageCount = Number(flags.messages ?? 10);
