@@ -19,14 +19,21 @@ export async function startChat(page: Page, name: string, email: string): Promis
   await expect(widget.locator('[data-testid=livechat-input]')).toBeVisible();
 }
 
-/** Writes a message in the widget and waits until it shows in the conversation. */
-export async function visitorSays(page: Page, text: string): Promise<void> {
+/**
+ * Writes a message in the widget and waits until it shows in the conversation; with
+ * `stored`, until the server has acknowledged it (the row's tick).
+ */
+export async function visitorSays(
+  page: Page,
+  text: string,
+  options: { stored?: boolean } = {},
+): Promise<void> {
   const widget = page.locator('[data-testid=livechat-widget]');
   await widget.locator('[data-testid=livechat-input]').fill(text);
   await widget.locator('[data-testid=livechat-input]').press('Enter');
-  await expect(
-    widget.locator('[data-testid=livechat-message-visitor]').filter({ hasText: text }),
-  ).toBeVisible();
+  const row = widget.locator('[data-testid=livechat-message-visitor]').filter({ hasText: text });
+  await expect(row).toBeVisible();
+  if (options.stored) await expect(row).toContainText('✓');
 }
 
 /** The agent's replies as the visitor sees them. */

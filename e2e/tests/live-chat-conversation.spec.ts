@@ -1,6 +1,19 @@
-import { expect, test } from '@playwright/test';
+import { expect, type Page, test } from '@playwright/test';
 import { demoUsers, signIn } from '../support/demo';
 import { agentMessages, openVisitor, startChat, uniqueWord, visitorSays } from '../support/live-chat';
+
+/** Holds the page's chat socket in its connecting state until the returned function is called. */
+async function holdChatSocket(page: Page): Promise<() => void> {
+  let openGate = () => {};
+  const gate = new Promise<void>((resolve) => {
+    openGate = resolve;
+  });
+  await page.routeWebSocket(/\/ws\?/, async (ws) => {
+    await gate;
+    ws.connectToServer();
+  });
+  return openGate;
+}
 
 test('a visitor writes through the widget; an agent answers live, closes the chat with a remark, and search finds it', async ({
   browser,
@@ -98,5 +111,61 @@ test('an agent who reloads in the middle of a conversation misses no message', a
     order.findIndex((bubble) => bubble.includes(text)),
   );
   expect(positions).toEqual([...positions].sort((a, b) => a - b));
+  await visitor.context().close();
+});
+
+test('messages stored while the agent socket is still coming up appear once it is ready', async ({
+  browser,
+  page,
+}) => {
+  const word = uniqueWord('tas');
+  const visitorName = `Sari ${word.slice(-5)}`;
+  const visitor = await openVisitor(browser);
+  await startChat(visitor, visitorName, `${word}@example.com`);
+  await visitorSays(visitor, `Pesan pertama ${word}`, { stored: true });
+
+  // Until the gate opens, the agent's chat socket hangs while connecting, as on a slow network.
+  const openGate = await holdChatSocket(page);
+
+  await signIn(page, demoUsers.owner);
+  await page.goto('/customer-service/ticket-view');
+  await page.getByTestId('ticket-row').filter({ hasText: visitorName }).click();
+  const bubbles = page.getByTestId('chat-room').getByTestId('message-bubble');
+  await expect(bubbles.filter({ hasText: `Pesan pertama ${word}` })).toBeVisible();
+
+  // Stored after the room was fetched and before any socket could carry them.
+  await visitorSays(visitor, `Pesan kedua ${word}`, { stored: true });
+  await visitorSays(visitor, `Pesan ketiga ${word}`, { stored: true });
+  openGate();
+
+  // Within the time a reconnect takes, well before the room's 30 s safety catch-up.
+  for (const text of ['Pesan kedua', 'Pesan ketiga']) {
+    await expect(bubbles.filter({ hasText: text })).toHaveCount(1, { timeout: 15_000 });
+  }
+  // And the socket is live: a later message arrives by itself.
+  await visitorSays(visitor, `Pesan keempat ${word}`);
+  await expect(bubbles.filter({ hasText: 'Pesan keempat' })).toHaveCount(1);
+  await visitor.context().close();
+});
+
+test('a chat that starts while the agent socket is still coming up appears in the list once it is ready', async ({
+  browser,
+  page,
+}) => {
+  const openGate = await holdChatSocket(page);
+  await signIn(page, demoUsers.owner);
+  await page.goto('/customer-service/ticket-view');
+  await expect(page.getByTestId('ticket-row').first()).toBeVisible();
+
+  const word = uniqueWord('topi');
+  const visitorName = `Dewi ${word.slice(-5)}`;
+  const visitor = await openVisitor(browser);
+  await startChat(visitor, visitorName, `${word}@example.com`);
+  await visitorSays(visitor, `Halo ${word}`, { stored: true });
+  openGate();
+
+  await expect(page.getByTestId('ticket-row').filter({ hasText: visitorName })).toBeVisible({
+    timeout: 15_000,
+  });
   await visitor.context().close();
 });

@@ -35,6 +35,10 @@ export function useRealtimeConnection(): void {
         const expiresAt = decodeAccessToken(token)?.expiresAt;
         return expiresAt != null && expiresAt <= Date.now();
       },
+      onHello: ({ resumed }) => {
+        if (!resumed) realtimeEvents.publishFirstConnect();
+      },
+      onSubscribed: (room) => realtimeEvents.publishRoomJoined(room),
       onResync: () => {
         void queryClient.invalidateQueries();
         realtimeEvents.publishResync();

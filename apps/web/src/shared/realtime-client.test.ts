@@ -201,4 +201,32 @@ describe('realtime client', () => {
     vi.advanceTimersByTime(60_000);
     expect(sockets).toHaveLength(1);
   });
+
+  it('tells a first hello from a resumed one, and reports confirmed rooms it holds', () => {
+    const hellos: boolean[] = [];
+    const joined: string[] = [];
+    const client = makeClient({
+      onHello: ({ resumed }) => hellos.push(resumed),
+      onSubscribed: (room) => joined.push(room),
+    });
+    const leave = client.joinRoom('ticket:7');
+    client.start();
+    sockets[0].open();
+    expect(sockets[0].sent).toContain(JSON.stringify({ type: 'subscribe', room: 'ticket:7' }));
+    sockets[0].receive({ type: 'hello', cursor: '10' });
+    sockets[0].receive({ type: 'subscribed', room: 'ticket:7' });
+    // A confirmation for a room no longer held (left while the answer travelled) is not passed on.
+    sockets[0].receive({ type: 'subscribed', room: 'ticket:8' });
+    sockets[0].drop();
+    vi.advanceTimersByTime(socketReconnect.reconnectAfterCloseMs);
+    sockets[1].open();
+    expect(sockets[1].sent).toContain(JSON.stringify({ type: 'subscribe', room: 'ticket:7' }));
+    sockets[1].receive({ type: 'hello', cursor: '10' });
+    sockets[1].receive({ type: 'subscribed', room: 'ticket:7' });
+    expect(hellos).toEqual([false, true]);
+    expect(joined).toEqual(['ticket:7', 'ticket:7']);
+    leave();
+    expect(sockets[1].sent.at(-1)).toBe(JSON.stringify({ type: 'unsubscribe', room: 'ticket:7' }));
+    client.stop();
+  });
 });

@@ -59,6 +59,10 @@ export interface RealtimeClientOptions {
   onEvent?: (event: RealtimeEvent) => void;
   /** The server could not replay what was missed: cached data must be fetched again. */
   onResync?: () => void;
+  /** The server's hello: `resumed` is false on the first connection, with no cursor to resume from. */
+  onHello?: (hello: { resumed: boolean }) => void;
+  /** The server confirmed a room; its events flow from now on. */
+  onSubscribed?: (room: string) => void;
   onStatus?: (status: RealtimeStatus) => void;
   createSocket?: (url: string) => RealtimeSocket;
   random?: () => number;
@@ -117,7 +121,9 @@ export function createRealtimeClient(options: RealtimeClientOptions) {
     if (message.type === 'hello') {
       // With a cursor of our own the server replays from it; taking the head cursor here
       // would skip those events if the socket dropped mid-replay.
+      const resumed = cursor !== null;
       cursor ??= message.cursor;
+      options.onHello?.({ resumed });
     } else if (message.type === 'event') {
       // A resume replays a little before our cursor (events may commit out of cursor
       // order), so an event already handled is dropped, and the cursor only moves forward.
@@ -129,6 +135,8 @@ export function createRealtimeClient(options: RealtimeClientOptions) {
     } else if (message.type === 'resync') {
       cursor = message.cursor;
       options.onResync?.();
+    } else if (message.type === 'subscribed') {
+      if (rooms.has(message.room)) options.onSubscribed?.(message.room);
     }
   }
 

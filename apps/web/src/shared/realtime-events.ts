@@ -6,8 +6,15 @@ type RoomJoiner = (room: string) => () => void;
 const listeners = new Map<string, Set<Listener>>();
 const resyncListeners = new Set<() => void>();
 const reconnectListeners = new Set<() => void>();
+const firstConnectListeners = new Set<() => void>();
+const roomJoinedListeners = new Map<string, Set<() => void>>();
 let joiner: RoomJoiner | null = null;
-const pendingRooms = new Map<string, number>();
+/** One per joinRoom call; `leave` is the socket's own, once a socket is attached. */
+interface Membership {
+  room: string;
+  leave: (() => void) | null;
+}
+const memberships = new Set<Membership>();
 
 /**
  * The realtime events of the signed-in shell, for features to listen to without knowing
@@ -34,17 +41,35 @@ export const realtimeEvents = {
     reconnectListeners.add(listener);
     return () => reconnectListeners.delete(listener);
   },
+  /**
+   * Called when the page's first socket is ready. What was fetched before it may have
+   * missed events committed in between (a fresh connection has nothing to resume from),
+   * so lists shown at that moment are fetched again.
+   */
+  onFirstConnect(listener: () => void): () => void {
+    firstConnectListeners.add(listener);
+    return () => firstConnectListeners.delete(listener);
+  },
+  /**
+   * Called each time the server confirms the room (after every reconnect too). From that
+   * moment its events arrive; a screen catches up on what came before by fetching.
+   */
+  onRoomJoined(room: string, listener: () => void): () => void {
+    const set = roomJoinedListeners.get(room) ?? new Set();
+    set.add(listener);
+    roomJoinedListeners.set(room, set);
+    return () => {
+      set.delete(listener);
+      if (set.size === 0 && roomJoinedListeners.get(room) === set) roomJoinedListeners.delete(room);
+    };
+  },
   /** Joins a room such as `ticket:42` until the returned function is called. */
   joinRoom(room: string): () => void {
-    if (joiner) return joiner(room);
-    pendingRooms.set(room, (pendingRooms.get(room) ?? 0) + 1);
-    let left = false;
+    const membership: Membership = { room, leave: joiner ? joiner(room) : null };
+    memberships.add(membership);
     return () => {
-      if (left) return;
-      left = true;
-      const count = (pendingRooms.get(room) ?? 1) - 1;
-      if (count > 0) pendingRooms.set(room, count);
-      else pendingRooms.delete(room);
+      if (!memberships.delete(membership)) return;
+      membership.leave?.();
     };
   },
   /** The shell: hands over each event. */
@@ -57,10 +82,18 @@ export const realtimeEvents = {
   publishReconnect(): void {
     for (const listener of reconnectListeners) listener();
   },
-  /** The shell: connects room joins to the socket (null when the socket goes away). */
+  publishFirstConnect(): void {
+    for (const listener of firstConnectListeners) listener();
+  },
+  publishRoomJoined(room: string): void {
+    for (const listener of roomJoinedListeners.get(room) ?? []) listener();
+  },
+  /**
+   * The shell: connects room joins to the socket (null when the socket goes away). Rooms
+   * joined before a socket existed are joined on it now, and leave it when their holder does.
+   */
   attachRoomJoiner(next: RoomJoiner | null): void {
     joiner = next;
-    if (next) for (const [room, count] of pendingRooms) for (let i = 0; i < count; i += 1) next(room);
-    pendingRooms.clear();
+    for (const membership of memberships) membership.leave = next ? next(membership.room) : null;
   },
 };

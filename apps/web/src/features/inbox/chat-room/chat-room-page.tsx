@@ -116,6 +116,8 @@ function ChatRoom({ ticketId }: { ticketId: number }) {
     [ticketId, queryClient],
   );
   useEffect(() => realtimeEvents.onResync(() => void detail.refetch()), [detail.refetch]);
+  // Fetched before the page's first socket was ready, the ticket may have changed since.
+  useEffect(() => realtimeEvents.onFirstConnect(() => void detail.refetch()), [detail.refetch]);
 
   const onReply = useCallback((message: ChatMessage) => setQuoted(message), []);
   const onRetry = useCallback((message: ChatMessage) => timeline.retry(message), [timeline.retry]);

@@ -67,7 +67,18 @@ export function useChatTimeline(options: {
   const [loadingNewer, setLoadingNewer] = useState(false);
   /** Messages that arrived while the window was away from the end: the jump button counts them. */
   const [missedBelow, setMissedBelow] = useState(0);
-  const busy = useRef({ older: false, newer: false, catchUp: false });
+  const busy = useRef({ older: false, newer: false, catchUp: false, catchUpAgain: false });
+  /**
+   * The newest id up to which the window is known complete because a fetch said so. Live
+   * events may show newer messages with a gap before them (one stored before the room was
+   * joined, say), so a catch-up starts from here rather than from the newest shown.
+   */
+  const fetchedThroughRef = useRef<number | null>(null);
+  const noteFetched = useCallback((views: ReadonlyArray<{ id: number }>) => {
+    const last = views[views.length - 1];
+    if (last && (fetchedThroughRef.current === null || last.id > fetchedThroughRef.current))
+      fetchedThroughRef.current = last.id;
+  }, []);
   const optionsRef = useRef(options);
   optionsRef.current = options;
 
@@ -113,6 +124,7 @@ export function useChatTimeline(options: {
         return;
       }
       const unconfirmed = messagesRef.current.filter((message) => message.id === null);
+      noteFetched(page.data.messages);
       update((current) =>
         replace ? mergeMessages(unconfirmed, page.data.messages) : mergeMessages(current, page.data.messages),
       );
@@ -122,32 +134,49 @@ export function useChatTimeline(options: {
       setLoadError(null);
       setStatus('ready');
     },
-    [ticketId, update, markNewer],
+    [ticketId, update, markNewer, noteFetched],
   );
 
-  const catchUp = useCallback(async () => {
-    // Away from the end the window is not live; loading newer pages covers it.
-    if (busy.current.catchUp || hasNewerRef.current) return;
-    const after = newestId(messagesRef.current);
+  /** Fetches what is newer than the window is known to hold (or the newest page when nothing is). */
+  const catchUpOnce = useCallback(async () => {
+    const after = fetchedThroughRef.current;
     if (after === null) {
       await loadLatest(false);
       return;
     }
+    let cursor = after;
+    for (let call = 0; call < catchUpMaxPages; call += 1) {
+      const page = await fetchChatPage({ ticketId, after: cursor, limit: catchUpPageSize });
+      if (!page.ok || hasNewerRef.current) return;
+      appendLive(page.data.messages);
+      noteFetched(page.data.messages);
+      const last = page.data.messages[page.data.messages.length - 1];
+      if (!page.data.hasMore || !last) return;
+      cursor = last.id;
+    }
+  }, [ticketId, appendLive, loadLatest, noteFetched]);
+
+  /**
+   * Catches up; a call while one is running runs once more after it, since the running
+   * fetch may have started before the moment the new call stands for.
+   */
+  const catchUp = useCallback(async () => {
+    // Away from the end the window is not live; loading newer pages covers it.
+    if (hasNewerRef.current) return;
+    if (busy.current.catchUp) {
+      busy.current.catchUpAgain = true;
+      return;
+    }
     busy.current.catchUp = true;
     try {
-      let cursor = after;
-      for (let call = 0; call < catchUpMaxPages; call += 1) {
-        const page = await fetchChatPage({ ticketId, after: cursor, limit: catchUpPageSize });
-        if (!page.ok || hasNewerRef.current) return;
-        appendLive(page.data.messages);
-        const last = page.data.messages[page.data.messages.length - 1];
-        if (!page.data.hasMore || !last) return;
-        cursor = last.id;
-      }
+      do {
+        busy.current.catchUpAgain = false;
+        await catchUpOnce();
+      } while (busy.current.catchUpAgain && !hasNewerRef.current);
     } finally {
       busy.current.catchUp = false;
     }
-  }, [ticketId, appendLive, loadLatest]);
+  }, [catchUpOnce]);
 
   const loadOlder = useCallback(async () => {
     const before = oldestId(messagesRef.current);
@@ -178,8 +207,9 @@ export function useChatTimeline(options: {
     setLoadingNewer(false);
     if (!page.ok) return;
     appendLive(page.data.messages);
+    noteFetched(page.data.messages);
     if (!page.data.hasMore) markNewer(false);
-  }, [ticketId, appendLive, markNewer]);
+  }, [ticketId, appendLive, markNewer, noteFetched]);
 
   useEffect(() => {
     void loadLatest(false);
@@ -187,7 +217,8 @@ export function useChatTimeline(options: {
 
   // The ticket's own room brings its message events even when it is in no list of ours.
   useEffect(() => {
-    const leave = realtimeEvents.joinRoom(`ticket:${ticketId}`);
+    const room = `ticket:${ticketId}`;
+    const leave = realtimeEvents.joinRoom(room);
     const stopCreated = realtimeEvents.on(inboxTopics.messageCreated, (event) => {
       const parsed = messageEventPayload.safeParse(event.payload);
       if (!parsed.success) return;
@@ -211,13 +242,15 @@ export function useChatTimeline(options: {
       if (parsed.success) update((current) => removeMessage(current, parsed.data.id));
     });
     const stopResync = realtimeEvents.onResync(() => void catchUp());
-    const stopReconnect = realtimeEvents.onReconnect(() => void catchUp());
+    // Once the room is confirmed (on opening, and again after every reconnect) its events
+    // arrive; what was stored before that moment is fetched.
+    const stopJoined = realtimeEvents.onRoomJoined(room, () => void catchUp());
     return () => {
       stopCreated();
       stopUpdated();
       stopDeleted();
       stopResync();
-      stopReconnect();
+      stopJoined();
       leave();
     };
   }, [ticketId, update, appendLive, catchUp, queryClient]);

@@ -89,6 +89,10 @@ export function useTicketListRealtime(scope: ClientInboxScope): void {
       realtimeEvents.onResync(() => {
         void queryClient.resetQueries({ queryKey: inboxKeys.lists() });
       }),
+      // Lists fetched before the first socket was ready may lack what came in between.
+      realtimeEvents.onFirstConnect(() => {
+        void queryClient.invalidateQueries({ queryKey: inboxKeys.lists() });
+      }),
     ];
     return () => {
       for (const stop of stops) stop();
