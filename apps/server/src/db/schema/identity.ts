@@ -1,6 +1,7 @@
 import type { FeaturePermission } from '@app/contracts';
 import { sql } from 'drizzle-orm';
 import {
+  type AnyPgColumn,
   bigint,
   boolean,
   index,
@@ -14,25 +15,45 @@ import {
 } from 'drizzle-orm/pg-core';
 
 /** A client (tenant): one business with its users, channels and data. */
-export const clients = pgTable('clients', {
-  id: uuid('id').primaryKey().defaultRandom(),
-  slug: text('slug').notNull().unique(),
-  name: text('name').notNull(),
-  country: text('country').notNull().default('ID'),
-  timezone: text('timezone').notNull().default('Asia/Jakarta'),
-  region: text('region'),
-  sellerId: text('seller_id'),
-  /** Client side of the feature-access bit strings (core-inbox §6). */
-  permissionIndex: text('permission_index').notNull().default(''),
-  features: jsonb('features').$type<string[]>().notNull().default(sql`'[]'::jsonb`),
-  /** The owner's switch: every user must use 2-step verification. */
-  requireMfa: boolean('require_mfa').notNull().default(false),
-  /** Most users the plan allows. */
-  userLimit: integer('user_limit').notNull().default(25),
-  createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
-});
+export const clients = pgTable(
+  'clients',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    slug: text('slug').notNull().unique(),
+    name: text('name').notNull(),
+    country: text('country').notNull().default('ID'),
+    timezone: text('timezone').notNull().default('Asia/Jakarta'),
+    region: text('region'),
+    sellerId: text('seller_id'),
+    /** Client side of the feature-access bit strings (core-inbox §6). */
+    permissionIndex: text('permission_index').notNull().default(''),
+    features: jsonb('features').$type<string[]>().notNull().default(sql`'[]'::jsonb`),
+    /** The owner's switch: every user must use 2-step verification. */
+    requireMfa: boolean('require_mfa').notNull().default(false),
+    /** Most users the plan allows. */
+    userLimit: integer('user_limit').notNull().default(25),
+    /** Sign-up's store step: up to three business fields, the store type and its mode. */
+    businessFields: text('business_fields').array().notNull().default(sql`'{}'::text[]`),
+    businessType: text('business_type'),
+    businessMode: text('business_mode', { enum: ['RESTAURANT', 'ONLINE_SHOP'] }),
+    /** The WhatsApp Business number given at sign-up (null when the step was skipped). */
+    wabaPhone: text('waba_phone'),
+    /** Plan: a free trial until `trialEndsAt`, then the chosen package. */
+    subscriptionPackage: text('subscription_package').notNull().default('FREE_TRIAL'),
+    trialEndsAt: timestamp('trial_ends_at', { withTimezone: true }),
+    referralCode: text('referral_code'),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (table) => [
+    uniqueIndex('clients_waba_phone_unique').on(table.wabaPhone).where(sql`waba_phone is not null`),
+  ],
+);
 
-/** A person who signs in; belongs to one client with one role. */
+/**
+ * A person's place in one client, with its role. A person who works for several clients
+ * has one row per client: the first holds the credentials (password, 2-step, lockout) and
+ * the others point to it through `sharedLoginUserId`; sign-in looks only at holders.
+ */
 export const users = pgTable(
   'users',
   {
@@ -75,11 +96,23 @@ export const users = pgTable(
     consentAgreedAt: timestamp('consent_agreed_at', { withTimezone: true }),
     consentTimestamp: timestamp('consent_timestamp', { withTimezone: true }),
     deletedAt: timestamp('deleted_at', { withTimezone: true }),
+    /** Set on a membership row: the row in another client that holds this person's credentials. */
+    sharedLoginUserId: uuid('shared_login_user_id').references((): AnyPgColumn => users.id, {
+      onDelete: 'cascade',
+    }),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
   },
   (table) => [
-    uniqueIndex('users_email_unique').on(sql`lower(${table.email})`),
+    // One live credential holder per e-mail; a deleted user's e-mail can be used again.
+    uniqueIndex('users_login_email_unique')
+      .on(sql`lower(${table.email})`)
+      .where(sql`deleted_at is null and shared_login_user_id is null`),
+    // One live row per e-mail in a client.
+    uniqueIndex('users_client_email_unique')
+      .on(table.clientId, sql`lower(${table.email})`)
+      .where(sql`deleted_at is null`),
+    index('users_shared_login_idx').on(table.sharedLoginUserId),
     index('users_client_idx').on(table.clientId, table.createdAt),
   ],
 );
@@ -251,4 +284,75 @@ export const auditLogs = pgTable(
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
   },
   (table) => [index('audit_logs_client_created_idx').on(table.clientId, table.createdAt.desc())],
+);
+
+/** A sign-up in progress (before its client exists): the account step and its e-mail code. */
+export const signupRequests = pgTable(
+  'signup_requests',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    email: text('email').notNull(),
+    phone: text('phone').notNull(),
+    name: text('name').notNull(),
+    passwordHash: text('password_hash').notNull(),
+    referralCode: text('referral_code'),
+    codeHash: text('code_hash').notNull(),
+    attempts: integer('attempts').notNull().default(0),
+    /** After the code is verified: the hash of the token that lets the later steps finish. */
+    continueTokenHash: text('continue_token_hash'),
+    ip: text('ip'),
+    expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+    verifiedAt: timestamp('verified_at', { withTimezone: true }),
+    completedAt: timestamp('completed_at', { withTimezone: true }),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (table) => [index('signup_requests_email_idx').on(sql`lower(${table.email})`, table.createdAt)],
+);
+
+/** A browser's Web Push subscription for a user (new chats and messages while the app is closed). */
+export const pushSubscriptions = pgTable(
+  'push_subscriptions',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    clientId: uuid('client_id')
+      .notNull()
+      .references(() => clients.id, { onDelete: 'cascade' }),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    /** The session that registered it; sign-out of that session removes it. */
+    sessionId: uuid('session_id'),
+    endpoint: text('endpoint').notNull(),
+    p256dh: text('p256dh').notNull(),
+    auth: text('auth').notNull(),
+    userAgent: text('user_agent'),
+    /** Set when the push service answered 404/410: the subscription is gone. */
+    expiredAt: timestamp('expired_at', { withTimezone: true }),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    lastSuccessAt: timestamp('last_success_at', { withTimezone: true }),
+  },
+  (table) => [
+    uniqueIndex('push_subscriptions_endpoint_unique').on(table.clientId, table.endpoint),
+    index('push_subscriptions_user_idx').on(table.clientId, table.userId),
+  ],
+);
+
+/** A page visit recorded by the tracker (only for the configured clients). */
+export const pageVisits = pgTable(
+  'page_visits',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    clientId: uuid('client_id')
+      .notNull()
+      .references(() => clients.id, { onDelete: 'cascade' }),
+    userId: uuid('user_id'),
+    pageName: text('page_name').notNull(),
+    data1: text('data_1'),
+    data2: text('data_2'),
+    data3: text('data_3'),
+    data4: text('data_4'),
+    data5: text('data_5'),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (table) => [index('page_visits_client_created_idx').on(table.clientId, table.createdAt.desc())],
 );

@@ -200,6 +200,30 @@ describe('deleting users', () => {
     const list = await call<{ content: Array<{ id: string }> }>('GET', '/api/identity/admin-users');
     expect(list.body.content.map((user) => user.id)).not.toContain(created.body.id);
   });
+
+  it("gives a deleted user's e-mail to someone new, who signs in with their own password", async () => {
+    const body = agentBody();
+    const first = await call<{ id: string }>('POST', '/api/identity/admin-users', body);
+    expect((await call('DELETE', `/api/identity/admin-users/${first.body.id}`)).status).toBe(200);
+
+    const again = await call<{ id: string }>(
+      'POST',
+      '/api/identity/admin-users',
+      agentBody({ email: body.email.toUpperCase(), password: 'Baru12345', confirmPassword: 'Baru12345' }),
+    );
+    expect(again.status).toBe(200);
+    expect(again.body.id).not.toBe(first.body.id);
+    const old = await server.request('POST', '/api/identity/auth/login', {
+      body: { email: body.email, password: body.password },
+    });
+    expect(old.status).toBe(401);
+    const signIn = await server.login(body.email, 'Baru12345');
+    expect(signIn.accessToken).toBeTruthy();
+    // While the new user lives, the e-mail is taken again.
+    const taken = await call('POST', '/api/identity/admin-users', agentBody({ email: body.email }));
+    expect(taken.status).toBe(400);
+    expect(taken.body).toMatchObject({ message: 'Email already registered' });
+  });
 });
 
 describe('access', () => {

@@ -114,8 +114,10 @@ export class AdminUserService {
     checkRules(body, true);
     if (body.role === 'ADC' && caller.role !== 'OWN') throw forbidden(adminErrorMessages.onlyOwnerMakesAdmin);
     const email = body.email.trim();
-    // E-mail is unique across every client, so this look-up is deliberately unscoped.
-    if (await findUserForSignIn(this.db, email)) throw badRequest(adminErrorMessages.emailTaken);
+    // A live sign-in e-mail is unique across every client, so this look-up is deliberately
+    // unscoped; a deleted user's e-mail may be given to someone new.
+    const holder = await findUserForSignIn(this.db, email);
+    if (holder && holder.deletedAt === null) throw badRequest(adminErrorMessages.emailTaken);
     const passwordHash = await hashPassword(body.password ?? '');
     return withTenant(this.db, caller.clientId, async (tx) => {
       const client = await findClient(tx, caller.clientId);
@@ -146,7 +148,8 @@ export class AdminUserService {
     checkRules(body, false);
     const email = body.email.trim();
     const holder = await findUserForSignIn(this.db, email);
-    if (holder && holder.id !== userId) throw badRequest(adminErrorMessages.emailTaken);
+    if (holder && holder.deletedAt === null && holder.id !== userId)
+      throw badRequest(adminErrorMessages.emailTaken);
     const passwordHash = body.password ? await hashPassword(body.password) : undefined;
     return withTenant(this.db, caller.clientId, async (tx) => {
       const target = await findLiveUser(tx, caller.clientId, userId);

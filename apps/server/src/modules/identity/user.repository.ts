@@ -5,12 +5,24 @@ import { clients, users } from '../../db/schema';
 export type UserRow = typeof users.$inferSelect;
 export type ClientRow = typeof clients.$inferSelect;
 
-/** The user with this email, across all clients: sign-in happens before the tenant is known. */
+/**
+ * The credential holder with this email, across all clients: sign-in happens before the
+ * tenant is known. The live one when there is one; otherwise the most recently deleted, so
+ * its sign-in can say the account was deleted. Membership rows of other clients (which
+ * share the holder's credentials) are never returned.
+ */
 export async function findUserForSignIn(db: Executor, email: string): Promise<UserRow | undefined> {
   const [row] = await db
     .select()
     .from(users)
-    .where(sql`lower(${users.email}) = ${email.trim().toLowerCase()}`);
+    .where(
+      and(
+        sql`lower(${users.email}) = ${email.trim().toLowerCase()}`,
+        sql`${users.sharedLoginUserId} is null`,
+      ),
+    )
+    .orderBy(sql`${users.deletedAt} desc nulls first`)
+    .limit(1);
   return row;
 }
 
