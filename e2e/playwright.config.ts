@@ -54,6 +54,7 @@ export default defineConfig({
       DATA_DIR: dataDir,
       LOG_LEVEL: 'warn',
       LOGIN_RATE_LIMIT: '1000',
+      DEV_MAILBOX: 'true',
     },
   },
 });

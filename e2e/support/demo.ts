@@ -20,11 +20,24 @@ export async function submitLogin(page: Page, email: string, password = demoPass
   await page.locator('form button[type="submit"]').click();
 }
 
-/** Signs in from /login and waits until the signed-in shell is on screen. */
+/**
+ * Signs in from /login and waits until the signed-in shell is on screen. People of several
+ * clients (the owner) are offered the client dialog once; the journeys stay in the home client.
+ */
 export async function signIn(page: Page, email: string, password = demoPassword): Promise<void> {
   await page.goto('/login');
+  const answer = page.waitForResponse((response) => response.url().endsWith('/api/identity/auth/login'));
   await submitLogin(page, email, password);
+  const body = (await (await answer).json().catch(() => ({}))) as { enableMultiClient?: boolean };
   await expect(page.getByTestId('user-menu')).toBeVisible();
+  if (body.enableMultiClient) await keepCurrentClient(page);
+}
+
+/** Answers the client dialog with the client already open, which closes it. */
+export async function keepCurrentClient(page: Page): Promise<void> {
+  const current = page.locator('[data-testid="client-option"][aria-current="true"]');
+  await current.click();
+  await expect(current).toBeHidden();
 }
 
 /** The current access token, read the way the app stores it. */

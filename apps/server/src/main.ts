@@ -1,6 +1,6 @@
 import { defaultLandingPath } from '@app/contracts';
 import { ConfigError, loadConfig } from './config';
-import { demoPassword, demoUsers } from './modules/identity/demo-seed';
+import { demoBranch, demoPassword, demoUsers } from './modules/identity/demo-seed';
 import { type ServerRole, startServer } from './server';
 
 /** Entry point: `tsx src/main.ts [--role=all|web|worker]`. */
@@ -27,6 +27,8 @@ async function main(): Promise<void> {
   if (server.demoClientId) {
     lines.push('', `  Demo workspace "Toko Demo", password ${demoPassword}:`);
     for (const user of demoUsers) lines.push(`    ${user.email.padEnd(22)} ${user.role}`);
+    const members = demoBranch.members.map((member) => member.email).join(', ');
+    lines.push(`  Also members of "${demoBranch.name}" (Switch client): ${members}`);
   }
   console.log(`${lines.join('\n')}\n`);
 

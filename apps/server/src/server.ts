@@ -16,6 +16,8 @@ import { registerAdminUserRoutes } from './modules/identity/admin-user.routes';
 import { AdminUserService } from './modules/identity/admin-user.service';
 import { registerAuthRoutes } from './modules/identity/auth.routes';
 import { AuthService } from './modules/identity/auth.service';
+import { registerClientMembershipRoutes } from './modules/identity/client-membership.routes';
+import { ClientMembershipService } from './modules/identity/client-membership.service';
 import { registerConsentRoutes } from './modules/identity/consent.routes';
 import { ConsentService } from './modules/identity/consent.service';
 import { seedDemoWorkspace } from './modules/identity/demo-seed';
@@ -34,6 +36,8 @@ import { registerPasswordResetRoutes } from './modules/identity/password-reset.r
 import { PasswordResetService } from './modules/identity/password-reset.service';
 import { registerPhoneResetRoutes } from './modules/identity/phone-reset.routes';
 import { PhoneResetService } from './modules/identity/phone-reset.service';
+import { registerSignupRoutes } from './modules/identity/signup.routes';
+import { SignupService } from './modules/identity/signup.service';
 import { registerUserRoutes } from './modules/identity/user.routes';
 import { UserService } from './modules/identity/user.service';
 import type { ConversationService } from './modules/inbox/conversation.service';
@@ -54,6 +58,13 @@ import { LivechatWidgetService } from './modules/livechat/livechat-widget.servic
 import { registerMediaJobs } from './modules/media/media.jobs';
 import { registerMediaRoutes } from './modules/media/media.routes';
 import { MediaService } from './modules/media/media.service';
+import { registerPushJobs } from './modules/notifications/push.jobs';
+import { registerPushRoutes } from './modules/notifications/push.routes';
+import { PushService } from './modules/notifications/push.service';
+import { VapidKeys } from './modules/notifications/vapid.keys';
+import { WebPushSender } from './modules/notifications/web-push.sender';
+import { registerPageVisitRoutes } from './modules/tracking/page-visit.routes';
+import { PageVisitService } from './modules/tracking/page-visit.service';
 import { EventBus } from './platform/events/event-bus';
 import { registerEventJobs } from './platform/events/events.jobs';
 import { OutboxRelay } from './platform/events/outbox-relay';
@@ -166,19 +177,29 @@ export async function startServer(config: AppConfig, options: ServerOptions = {}
       : null;
   registerOidcRoutes(app, oidc, { publicUrl: config.PUBLIC_URL, rateLimit: config.LOGIN_RATE_LIMIT });
   registerUserRoutes(app, new UserService(database.db));
-  registerAdminUserRoutes(app, new AdminUserService(database.db));
+  registerClientMembershipRoutes(app, new ClientMembershipService(database.db, auth));
   registerFeatureAccessRoutes(app, new FeatureAccessService(database.db));
   registerConsentRoutes(app, new ConsentService(database.db));
   const mail = new MailService({ smtpUrl: config.SMTP_URL, from: config.MAIL_FROM });
+  registerAdminUserRoutes(app, new AdminUserService(database.db, mail));
   registerPasswordResetRoutes(app, new PasswordResetService(database.db, mail, config.jwtSecret));
   registerPhoneResetRoutes(app, new PhoneResetService(database.db, mail, config.jwtSecret));
   registerMailOutboxRoutes(app, new MailOutboxService(database.db));
+  registerSignupRoutes(app, new SignupService(database.db, auth, config.jwtSecret), {
+    devMailbox: config.DEV_MAILBOX && !config.SMTP_URL,
+  });
   const accountActivity = new AccountActivityService(database.db);
   registerAccountActivityRoutes(app, accountActivity);
   registerAuditRoutes(app, audit);
+  registerPageVisitRoutes(app, new PageVisitService(database.db, config.TRACKED_CLIENT_IDS));
   registerWalletRoutes(app);
   registerRealtimeRoutes(app, hub);
   registerMediaRoutes(app, media);
+  const vapid = new VapidKeys(config.vapid.publicKey, config.vapid.privateKey, config.vapid.subject);
+  const push = new PushService(database.db, vapid, new WebPushSender(vapid), logger, {
+    allowLocalHttp: process.env.NODE_ENV !== 'production',
+  });
+  registerPushRoutes(app, push);
   registerLivechatWidgetRoutes(app, livechatWidgets);
   registerLivechatPublicRoutes(app, {
     db: database.db,
@@ -206,6 +227,7 @@ export async function startServer(config: AppConfig, options: ServerOptions = {}
   await registerAuditJobs(audit, queue, relay);
   await inbox.registerJobs(queue, relay);
   await registerMediaJobs(database.db, queue);
+  await registerPushJobs(push, queue, relay);
   if (runWorkers) await relay.start();
 
   let url = '';

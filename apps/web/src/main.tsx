@@ -8,6 +8,7 @@ import { createAppRouter } from './app/router';
 import { connectSessionLifecycle } from './app/session-lifecycle';
 import { rememberTimezone } from './shared/display-format';
 import { initI18n } from './shared/i18n';
+import { startServiceWorker } from './shared/service-worker';
 
 async function start() {
   // Resolves at once in Indonesian; another stored language fetches its strings first.
@@ -30,6 +31,7 @@ async function start() {
       <AppProviders router={router} queryClient={queryClient} />
     </StrictMode>,
   );
+  startServiceWorker();
 }
 
 if (!reloadForNewVersion()) void start();

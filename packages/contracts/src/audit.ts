@@ -27,6 +27,7 @@ export const auditTypes = {
   roleChanged: 'ROLE_CHANGED',
   roleDeleted: 'ROLE_DELETED',
   permissionDenied: 'PERMISSION_DENIED',
+  clientSwitched: 'CLIENT_SWITCHED',
 } as const;
 
 /**
@@ -40,6 +41,8 @@ export const auditEventTopics = {
   roleCreated: 'identity.role_created',
   roleChanged: 'identity.role_changed',
   roleDeleted: 'identity.role_deleted',
+  /** A person moved their session to another client they belong to (payload names the user). */
+  clientSwitched: 'identity.client_switched',
 } as const;
 
 /** Payload of the user and role topics: who did it, to what. */

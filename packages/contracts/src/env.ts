@@ -28,11 +28,38 @@ export const serverEnv = z.object({
     .regex(/^smtps?:\/\//, 'must start with smtp:// or smtps://')
     .optional(),
   MAIL_FROM: z.string().min(3).default('Omni Inbox <no-reply@localhost>'),
+  /** Shows mail that has no client yet (sign-up codes) at GET /api/dev/mailbox; honoured only without SMTP_URL. */
+  DEV_MAILBOX: flag.default(false),
   /** OpenID Connect issuer for Google sign-in (https://accounts.google.com); off when unset. */
   OIDC_ISSUER: z.string().url().optional(),
   /** The OAuth client id registered at the issuer. */
   OIDC_CLIENT_ID: z.string().min(1).optional(),
   /** The OAuth client secret; kept on the server, used at the token endpoint only. */
   OIDC_CLIENT_SECRET: z.string().min(1).optional(),
+  /** Client ids (comma-separated) whose page visits and client logs are kept (core-inbox §9); empty: none. */
+  TRACKED_CLIENT_IDS: z
+    .string()
+    .default('')
+    .transform((value) =>
+      value
+        .split(',')
+        .map((id) => id.trim())
+        .filter(Boolean),
+    )
+    .pipe(z.array(z.string().uuid('must be comma-separated client ids (uuids)'))),
+  /** VAPID key pair for Web Push (base64url P-256); generated into DATA_DIR/secrets.json when unset. */
+  VAPID_PUBLIC_KEY: z
+    .string()
+    .regex(/^[A-Za-z0-9_-]{87}$/, 'must be a base64url uncompressed P-256 public key')
+    .optional(),
+  VAPID_PRIVATE_KEY: z
+    .string()
+    .regex(/^[A-Za-z0-9_-]{43}$/, 'must be a base64url P-256 private key')
+    .optional(),
+  /** Who push services contact about this sender (RFC 8292 `sub`). */
+  VAPID_SUBJECT: z
+    .string()
+    .regex(/^(mailto:|https:\/\/)/, 'must start with mailto: or https://')
+    .default('mailto:no-reply@localhost'),
 });
 export type ServerEnv = z.infer<typeof serverEnv>;

@@ -99,10 +99,16 @@ export const meResponse = z.object({
   consentAgreedAt: z.string().nullable().default(null),
   /** When the consent dialog was last answered; it shows again 6 hours later. */
   consentTimestamp: z.string().nullable().default(null),
+  /** The person can enter more than one client, so the app offers client switching. */
+  enableMultiClient: z.boolean().optional().default(false),
 });
 export type MeResponse = z.infer<typeof meResponse>;
 
-export const loginResponse = tokenPair.extend({ user: userSummary });
+export const loginResponse = tokenPair.extend({
+  user: userSummary,
+  /** The person can enter more than one client, so the app offers client switching. */
+  enableMultiClient: z.boolean().optional().default(false),
+});
 export type LoginResponse = z.infer<typeof loginResponse>;
 
 export const messageResponse = z.object({ message: z.string() });

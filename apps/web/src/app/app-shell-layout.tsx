@@ -5,6 +5,7 @@ import { Suspense, useEffect } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ConsentDialog } from '../features/identity/consent-dialog';
 import { useInboxNotifications } from '../features/inbox/notifications/use-inbox-notifications';
+import { usePageVisitTracking } from '../features/tracking/use-page-visit-tracking';
 import { BrandMark } from '../shared/brand-mark';
 import { useSession } from '../shared/use-session';
 import { CreditSummary } from './credit-summary';
@@ -21,6 +22,7 @@ export function AppShellLayout() {
   const pathname = useLocation({ select: (location) => location.pathname });
   useRealtimeConnection();
   useInboxNotifications();
+  usePageVisitTracking();
 
   // On small screens the menu is a drawer; it closes once the user has picked a screen.
   // biome-ignore lint/correctness/useExhaustiveDependencies: closing is wanted on every path change.

@@ -45,6 +45,23 @@ const forgotPasswordRoute = createRoute({
   component: lazyPage(() => import('../features/identity/forgot-password-page'), 'ForgotPasswordPage'),
 });
 
+/** Sign-up (issue 14): the stepper, /register in front of it (or the partner's site), and /about. */
+const signUpRoute = createRoute({
+  getParentRoute: () => rootRoute,
+  path: 'sign-up',
+  component: lazyPage(() => import('../features/signup/sign-up-page'), 'SignUpPage'),
+});
+const registerRoute = createRoute({
+  getParentRoute: () => rootRoute,
+  path: 'register',
+  component: lazyPage(() => import('../features/signup/register-page'), 'RegisterPage'),
+});
+const aboutRoute = createRoute({
+  getParentRoute: () => rootRoute,
+  path: 'about',
+  component: lazyPage(() => import('../features/signup/about-page'), 'AboutPage'),
+});
+
 /** Reset by phone: /reset goes to its first step; the steps are phone, otp-verification, change-password, successfully. */
 const resetRoute = createRoute({
   getParentRoute: () => rootRoute,
@@ -173,6 +190,9 @@ export const routeTree = rootRoute.addChildren([
   indexRoute,
   loginRoute,
   forgotPasswordRoute,
+  signUpRoute,
+  registerRoute,
+  aboutRoute,
   resetRoute,
   resetStepRoute,
   activateMfaRoute,

@@ -5,10 +5,13 @@ import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { AgentAvailabilitySwitch } from '../features/identity/agent-availability-switch';
+import { ClientSwitchDialog, ClientSwitchMenuItem } from '../features/identity/client-switch-dialog';
 import { meQueryOptions, signOut } from '../features/identity/identity.queries';
+import { PushMenuSection, PushSessionSync } from '../features/notifications/push-activation';
 import { initialsOf } from '../shared/display-format';
 import { changeLanguage, currentLanguage } from '../shared/i18n';
 import type { Session } from '../shared/session';
+import { landingPathFor } from './route-guard';
 
 /** The header's user button: who is signed in, availability, language and sign-out. */
 export function UserMenu({ session }: { session: Session }) {
@@ -69,6 +72,7 @@ export function UserMenu({ session }: { session: Session }) {
         <Box px="sm" pb="xs">
           <AgentAvailabilitySwitch size="sm" />
         </Box>
+        <PushMenuSection />
         <Divider my={4} />
         <Menu.Label>
           <Group gap={6}>
@@ -90,6 +94,7 @@ export function UserMenu({ session }: { session: Session }) {
           </Menu.Item>
         ))}
         <Divider my={4} />
+        <ClientSwitchMenuItem />
         <Menu.Item
           color="red"
           leftSection={<IconLogout size={16} />}
@@ -102,6 +107,8 @@ export function UserMenu({ session }: { session: Session }) {
           {t('header.signOut')}
         </Menu.Item>
       </Menu.Dropdown>
+      <ClientSwitchDialog landingPathFor={landingPathFor} />
+      <PushSessionSync />
     </Menu>
   );
 }

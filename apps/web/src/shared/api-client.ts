@@ -1,5 +1,6 @@
 import { type ErrorObject, errorMessages, tokenPair } from '@app/contracts';
 import type { ZodType } from 'zod';
+import { type RequestSample, requestTiming } from './request-timing';
 import { browserTokenStore, endSession, type TokenStore } from './session';
 
 /** Every call answers with this instead of throwing (core-inbox §7). */
@@ -30,6 +31,8 @@ export interface ApiClientOptions {
    * refresh token is rejected, so two tabs refreshing together would sign one out.
    */
   runExclusive?: <R>(task: () => Promise<R>) => Promise<R>;
+  /** Told of every completed call (not of cancelled ones), for the request timing log. */
+  onCallCompleted?: (sample: RequestSample) => void;
 }
 
 export const refreshPath = '/api/identity/auth/refresh-access';
@@ -146,11 +149,15 @@ export function createApiClient(options: ApiClientOptions) {
   async function request<T>(path: string, call: RequestOptions<T> = {}): Promise<ApiResult<T>> {
     const auth = call.auth ?? true;
     const token = auth ? options.tokens.read()?.accessToken : undefined;
+    const startedAt = performance.now();
     let response = await send(path, call, token);
     if (auth && token && response.status === 401 && (await refreshAfter(token))) {
       response = await send(path, call, options.tokens.read()?.accessToken);
     }
-    return settle(response, call.schema);
+    const result = settle(response, call.schema);
+    if (!call.signal?.aborted)
+      options.onCallCompleted?.({ path, durationMs: performance.now() - startedAt, ok: result.ok });
+    return result;
   }
 
   type CallOptions<T> = Omit<RequestOptions<T>, 'method' | 'body'>;
@@ -191,4 +198,5 @@ export function errorObjectOf(error: unknown): ErrorObject {
 export const api = createApiClient({
   tokens: browserTokenStore,
   onSessionExpired: () => endSession('expired'),
+  onCallCompleted: (sample) => requestTiming.record(sample),
 });

@@ -8,6 +8,8 @@ export const storageKeys = {
   language: 'omni.language',
   appVersion: 'omni.appVersion',
   timezone: 'omni.timezone',
+  /** The request timing log; cleared on sign-out with the other `omni.` keys. */
+  requestTiming: 'omni.requestTiming',
 } as const;
 
 /** Keys that belong to a signed-in session and go away on sign-out. */

@@ -22,6 +22,7 @@ const typeOfTopic: Record<string, string> = {
   [auditEventTopics.roleCreated]: auditTypes.roleCreated,
   [auditEventTopics.roleChanged]: auditTypes.roleChanged,
   [auditEventTopics.roleDeleted]: auditTypes.roleDeleted,
+  [auditEventTopics.clientSwitched]: auditTypes.clientSwitched,
 };
 
 /**

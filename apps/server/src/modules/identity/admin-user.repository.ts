@@ -67,7 +67,9 @@ export async function countActiveUsers(db: Executor, clientId: string): Promise<
 
 export async function insertAdminUser(
   db: Executor,
-  values: AdminUserChanges & Pick<UserRow, 'clientId' | 'name' | 'email' | 'passwordHash' | 'role'>,
+  values: AdminUserChanges &
+    Pick<UserRow, 'clientId' | 'name' | 'email' | 'passwordHash' | 'role'> &
+    Partial<Pick<UserRow, 'sharedLoginUserId'>>,
 ): Promise<UserRow> {
   const [row] = await db.insert(users).values(values).returning();
   return row;

@@ -15,6 +15,7 @@ import { withTenant } from '../../db/tenant';
 import { appendEvent, rooms } from '../../platform/events/outbox';
 import type { AuthContext } from '../../platform/http/authentication';
 import { badRequest, forbidden, notFound } from '../../platform/http/http-errors';
+import type { MailService } from '../../platform/mail/mail-service';
 import {
   type AdminUserChanges,
   countActiveUsers,
@@ -27,6 +28,7 @@ import {
   replaceAgentGroupMemberships,
   updateAdminUser,
 } from './admin-user.repository';
+import { findPersonRowInClient } from './client-membership.repository';
 import { findFeatureAccessGroupByName } from './feature-access.repository';
 import { hashPassword } from './password-hasher';
 import { revokeUserSessions } from './session.repository';
@@ -56,6 +58,26 @@ function checkRules(body: AdminUserBody, passwordRequired: boolean): void {
   if ((passwordRequired || body.password) && !passwordPolicy.safeParse(body.password ?? '').success) {
     throw badRequest(errorMessages.passwordFormat);
   }
+}
+
+/**
+ * The password hash of a membership row: argon2 never verifies it, and sign-in never looks
+ * at membership rows anyway; the person's password is the credential holder's.
+ */
+const membershipPasswordHash = '!';
+
+/** The e-mail telling a person they were added to another client, Indonesian first then English. */
+function addedToClientMail(client: ClientRow, recipient: string) {
+  return {
+    clientId: client.id,
+    recipient,
+    subject: `Anda ditambahkan ke ${client.name} / You were added to ${client.name}`,
+    text: [
+      `Anda ditambahkan sebagai pengguna ${client.name}. Masuk dengan e-mail dan kata sandi Anda yang biasa, lalu pilih ${client.name} di menu Ganti klien.`,
+      '',
+      `You were added as a user of ${client.name}. Sign in with your usual e-mail and password, then choose ${client.name} under Switch client.`,
+    ].join('\n'),
+  };
 }
 
 /** Tells the audit log (and anyone listening) who changed which user. */
@@ -91,7 +113,10 @@ async function endSessions(tx: Executor, clientId: string, userId: string, reaso
  * and a deleted or deactivated user signed out everywhere.
  */
 export class AdminUserService {
-  constructor(private readonly db: Database) {}
+  constructor(
+    private readonly db: Database,
+    private readonly mail: MailService,
+  ) {}
 
   async list(caller: AuthContext, search?: string) {
     return withTenant(this.db, caller.clientId, async (tx) => {
@@ -110,18 +135,26 @@ export class AdminUserService {
     });
   }
 
+  /**
+   * Adds a user. An e-mail that already signs in to another client is that person: they
+   * get a membership row here (their password stays theirs, so the form's is ignored) and
+   * an e-mail saying so. An e-mail already live in this client is taken.
+   */
   async create(caller: AuthContext, body: AdminUserBody): Promise<AdminUserView> {
-    checkRules(body, true);
-    if (body.role === 'ADC' && caller.role !== 'OWN') throw forbidden(adminErrorMessages.onlyOwnerMakesAdmin);
     const email = body.email.trim();
     // A live sign-in e-mail is unique across every client, so this look-up is deliberately
     // unscoped; a deleted user's e-mail may be given to someone new.
-    const holder = await findUserForSignIn(this.db, email);
-    if (holder && holder.deletedAt === null) throw badRequest(adminErrorMessages.emailTaken);
-    const passwordHash = await hashPassword(body.password ?? '');
+    const found = await findUserForSignIn(this.db, email);
+    const person = found && found.deletedAt === null ? found : undefined;
+    checkRules(person ? { ...body, password: undefined, confirmPassword: undefined } : body, !person);
+    if (body.role === 'ADC' && caller.role !== 'OWN') throw forbidden(adminErrorMessages.onlyOwnerMakesAdmin);
+    if (person?.clientId === caller.clientId) throw badRequest(adminErrorMessages.emailTaken);
+    const passwordHash = person ? membershipPasswordHash : await hashPassword(body.password ?? '');
     return withTenant(this.db, caller.clientId, async (tx) => {
       const client = await findClient(tx, caller.clientId);
       if (!client) throw notFound();
+      const member = person && (await findPersonRowInClient(tx, person.id, caller.clientId));
+      if (member && member.deletedAt === null) throw badRequest(adminErrorMessages.emailTaken);
       if (body.status === 'ACTIVE' && (await countActiveUsers(tx, caller.clientId)) >= client.userLimit) {
         throw badRequest(adminErrorMessages.userLimitReached);
       }
@@ -130,8 +163,9 @@ export class AdminUserService {
       const user = await insertAdminUser(tx, {
         clientId: caller.clientId,
         name: body.name.trim(),
-        email,
+        email: person?.email ?? email,
         passwordHash,
+        sharedLoginUserId: person?.id ?? null,
         role: body.role,
         status: body.status,
         csTags: body.csTags,
@@ -140,21 +174,24 @@ export class AdminUserService {
       });
       await replaceAgentGroupMemberships(tx, caller.clientId, user.id, groupIds);
       await announceUserChange(tx, auditEventTopics.userCreated, caller, user);
+      if (person) await this.mail.queue(tx, addedToClientMail(client, person.email));
       return present(user, groupIds);
     });
   }
 
   async update(caller: AuthContext, userId: string, body: AdminUserBody): Promise<AdminUserView> {
     checkRules(body, false);
-    const email = body.email.trim();
-    const holder = await findUserForSignIn(this.db, email);
-    if (holder && holder.deletedAt === null && holder.id !== userId)
-      throw badRequest(adminErrorMessages.emailTaken);
+    const holder = await findUserForSignIn(this.db, body.email.trim());
     const passwordHash = body.password ? await hashPassword(body.password) : undefined;
     return withTenant(this.db, caller.clientId, async (tx) => {
       const target = await findLiveUser(tx, caller.clientId, userId);
       const client = await findClient(tx, caller.clientId);
       if (!target || !client) throw notFound();
+      // A membership row's e-mail and password are the person's, kept by their holder.
+      const membership = target.sharedLoginUserId !== null;
+      const email = membership ? target.email : body.email.trim();
+      if (!membership && holder && holder.deletedAt === null && holder.id !== userId)
+        throw badRequest(adminErrorMessages.emailTaken);
       if (target.role === 'OWN') throw forbidden(adminErrorMessages.ownerProtected);
       if ((body.role === 'ADC' || target.role === 'ADC') && caller.role !== 'OWN') {
         throw forbidden(adminErrorMessages.onlyOwnerMakesAdmin);
@@ -175,7 +212,7 @@ export class AdminUserService {
           ? { phone: body.phone ? normalizeIndonesianPhone(body.phone) : null }
           : {}),
         ...access,
-        ...(passwordHash ? { passwordHash } : {}),
+        ...(passwordHash && !membership ? { passwordHash } : {}),
       };
       const saved = await updateAdminUser(tx, caller.clientId, userId, changes);
       if (!saved) throw notFound();

@@ -15,6 +15,7 @@ import { appendEvent, rooms } from '../../platform/events/outbox';
 import type { AccessTokens, AuthContext } from '../../platform/http/authentication';
 import { badRequest, HttpError, unauthorized } from '../../platform/http/http-errors';
 import { deleteSessionActivity } from './account-activity.repository';
+import { countEnterableClients, listPersonRows } from './client-membership.repository';
 import { claimsFor, presentUser } from './identity-claims';
 import type { MfaKeys } from './mfa.keys';
 import { clearSignInFailures, recordSignInFailure } from './mfa.repository';
@@ -32,7 +33,9 @@ import {
 } from './session.repository';
 import {
   type ClientRow,
+  credentialHolderId,
   findClient,
+  findCredentialHolder,
   findUser,
   findUserForSignIn,
   findUserWithClient,
@@ -108,19 +111,27 @@ export class AuthService {
   /**
    * Every sign-in after its first factor (a password, or a verified e-mail from the
    * identity provider): 2-step, or the client's forced setup, answers a challenge;
-   * otherwise the session opens. Null when the user's client is gone.
+   * otherwise the session opens. Null when the user's client is gone. 2-step belongs to the
+   * person (their credential holder); a client switch has proven it already (`mfaProven`),
+   * so only a client that requires 2-step of a person without it still stops the way.
    */
-  async continueSignIn(user: UserRow, origin: RequestOrigin): Promise<SignInResponse | null> {
+  async continueSignIn(
+    user: UserRow,
+    origin: RequestOrigin,
+    options: { mfaProven?: boolean } = {},
+  ): Promise<SignInResponse | null> {
     const client = await withTenant(this.db, user.clientId, (tx) => findClient(tx, user.clientId));
-    if (!client) return null;
+    const credentials = await findCredentialHolder(this.db, user);
+    if (!client || !credentials) return null;
     const challenge = { userId: user.id, clientId: user.clientId };
-    if (user.mfaEnabledAt && user.mfaSecret) {
+    const mfaOn = Boolean(credentials.mfaEnabledAt && credentials.mfaSecret);
+    if (mfaOn && !options.mfaProven) {
       return {
         mfaRequired: true,
         mfaToken: await this.mfaKeys.signChallenge({ ...challenge, purpose: 'mfa-verify' }),
       };
     }
-    if (client.requireMfa) {
+    if (!mfaOn && client.requireMfa) {
       return {
         mfaSetupRequired: true,
         mfaToken: await this.mfaKeys.signChallenge({ ...challenge, purpose: 'mfa-setup' }),
@@ -134,6 +145,8 @@ export class AuthService {
    * when 2-step is on); the run of failures ends here.
    */
   async completeSignIn(user: UserRow, origin: RequestOrigin): Promise<LoginResponse> {
+    // The person's other clients live in other tenants: counted outside this one.
+    const enableMultiClient = (await countEnterableClients(this.db, credentialHolderId(user))) > 1;
     return withTenant(this.db, user.clientId, async (tx) => {
       const client = await findClient(tx, user.clientId);
       if (!client) throw unauthorized(errorMessages.invalidCredentials);
@@ -152,7 +165,7 @@ export class AuthService {
         rooms: [rooms.user(user.id)],
         payload: { userId: user.id, sessionId: session.id },
       });
-      return { ...pair, user: presentUser(user) };
+      return { ...pair, user: presentUser(user), enableMultiClient };
     });
   }
 
@@ -188,8 +201,11 @@ export class AuthService {
     return outcome;
   }
 
-  /** Ends the session, drops its account-activity record and takes the agent offline (core-inbox §4 Login). */
-  async logout(caller: AuthContext): Promise<void> {
+  /**
+   * Ends the session, drops its account-activity record and takes the agent offline
+   * (core-inbox §4 Login); a client switch ends the session it leaves the same way.
+   */
+  async logout(caller: AuthContext, reason = 'signed out'): Promise<void> {
     await withTenant(this.db, caller.clientId, async (tx) => {
       await updateUser(tx, caller.clientId, caller.userId, { agentStatus: 'OFFLINE' });
       await appendEvent(tx, {
@@ -199,24 +215,29 @@ export class AuthService {
         payload: { userId: caller.userId, status: 'OFFLINE' },
       });
       await deleteSessionActivity(tx, caller.clientId, caller.sessionId);
-      if (await revokeSession(tx, caller.clientId, caller.sessionId, 'signed out')) {
+      if (await revokeSession(tx, caller.clientId, caller.sessionId, reason)) {
         await announceSessionRevoked(tx, {
           clientId: caller.clientId,
           userId: caller.userId,
           sessionId: caller.sessionId,
-          reason: 'signed out',
+          reason,
         });
       }
     });
   }
 
-  /** Changes the caller's password; every session ends, so they sign in again (core-inbox §8). */
+  /**
+   * Changes the caller's password (core-inbox §8). The password is the person's, kept on
+   * their credential holder (perhaps in another client); every session of every row of the
+   * person ends, so they sign in again.
+   */
   async changePassword(caller: AuthContext, body: ChangePasswordBody): Promise<void> {
     if (body.newPassword !== body.confirmPassword) throw badRequest(errorMessages.passwordMismatch);
     if (!passwordPolicy.safeParse(body.newPassword).success) throw badRequest(errorMessages.passwordFormat);
-    const user = await withTenant(this.db, caller.clientId, (tx) =>
+    const row = await withTenant(this.db, caller.clientId, (tx) =>
       findUser(tx, caller.clientId, caller.userId),
     );
+    const user = row && (await findCredentialHolder(this.db, row));
     if (!user) throw unauthorized();
     if (!(await verifyPassword(user.passwordHash, body.currentPassword))) {
       throw badRequest(errorMessages.currentPasswordIncorrect);
@@ -226,27 +247,33 @@ export class AuthService {
         throw badRequest(errorMessages.passwordAlreadyUsed);
     }
     const passwordHash = await hashPassword(body.newPassword);
-    await withTenant(this.db, caller.clientId, async (tx) => {
-      await updateUser(tx, caller.clientId, caller.userId, {
+    await withTenant(this.db, user.clientId, (tx) =>
+      updateUser(tx, user.clientId, user.id, {
         passwordHash,
         passwordHistory: [user.passwordHash, ...user.passwordHistory].slice(0, passwordHistoryDepth),
-      });
-      await appendEvent(tx, {
+      }),
+    );
+    await withTenant(this.db, caller.clientId, (tx) =>
+      appendEvent(tx, {
         clientId: caller.clientId,
         topic: eventTopics.passwordChanged,
         rooms: [],
         payload: { userId: caller.userId },
+      }),
+    );
+    for (const personRow of await listPersonRows(this.db, user.id)) {
+      await withTenant(this.db, personRow.clientId, async (tx) => {
+        const revoked = await revokeUserSessions(tx, personRow.clientId, personRow.id, 'password changed');
+        for (const sessionId of revoked) {
+          await announceSessionRevoked(tx, {
+            clientId: personRow.clientId,
+            userId: personRow.id,
+            sessionId,
+            reason: 'password changed',
+          });
+        }
       });
-      const revoked = await revokeUserSessions(tx, caller.clientId, caller.userId, 'password changed');
-      for (const sessionId of revoked) {
-        await announceSessionRevoked(tx, {
-          clientId: caller.clientId,
-          userId: caller.userId,
-          sessionId: sessionId,
-          reason: 'password changed',
-        });
-      }
-    });
+    }
   }
 
   private async issuePair(

@@ -1,7 +1,17 @@
 import { bitString, type CsPosition, type FeaturePermission, type Role } from '@app/contracts';
-import { eq } from 'drizzle-orm';
+import { and, eq, isNull, sql } from 'drizzle-orm';
 import type { Database } from '../../db/client';
-import { clients, featureAccessGroups, users } from '../../db/schema';
+import {
+  channelAccounts,
+  chatRooms,
+  clients,
+  contactIdentities,
+  contacts,
+  featureAccessGroups,
+  messages,
+  tickets,
+  users,
+} from '../../db/schema';
 import { hashPassword } from './password-hasher';
 
 export const demoPassword = 'Demo1234!';
@@ -95,5 +105,154 @@ export async function seedDemoWorkspace(db: Database): Promise<{ clientId: strin
     .onConflictDoNothing()
     .returning({ id: users.id });
   const created = rows.length;
+  await seedDemoBranch(db, client.id);
   return { clientId: client.id, created };
+}
+
+/** The demo's second client: two demo people belong to it too, so client switching can be tried. */
+export const demoBranch = {
+  slug: 'demo-bandung',
+  name: 'Toko Demo Cabang Bandung',
+  members: [
+    { email: 'owner@demo.test', role: 'OWN', csPosition: null },
+    { email: 'agent1@demo.test', role: 'USC', csPosition: 'CS_1' },
+  ],
+  /** Customers whose live chats wait in the branch's inbox (and nowhere else). */
+  customers: [
+    { name: 'Rina Bandung', text: 'Halo, apakah toko Bandung buka hari Minggu?', assignAgent: false },
+    { name: 'Dedi Bandung', text: 'Pesanan saya belum sampai di Dago, mohon dicek.', assignAgent: true },
+  ],
+} as const;
+
+/**
+ * Creates the branch, membership rows for its demo people (pointing to their Toko Demo
+ * rows, which hold the credentials) and a couple of live chats. Idempotent like the rest:
+ * members are added when missing, chats only when the branch has no ticket yet.
+ */
+async function seedDemoBranch(db: Database, homeClientId: string): Promise<void> {
+  await db
+    .insert(clients)
+    .values({
+      slug: demoBranch.slug,
+      name: demoBranch.name,
+      sellerId: 'DEMO-002',
+      permissionIndex: demoClientPermissionIndex,
+      features: ['INBOX', 'BROADCAST', 'TEMPLATE', 'CONTACT', 'PRODUCT'],
+    })
+    .onConflictDoNothing({ target: clients.slug });
+  const [branch] = await db.select({ id: clients.id }).from(clients).where(eq(clients.slug, demoBranch.slug));
+  const holders = await db
+    .select()
+    .from(users)
+    .where(and(eq(users.clientId, homeClientId), isNull(users.sharedLoginUserId), isNull(users.deletedAt)));
+  const present = new Set(
+    (await db.select({ email: users.email }).from(users).where(eq(users.clientId, branch.id))).map((row) =>
+      row.email.toLowerCase(),
+    ),
+  );
+  const now = new Date();
+  const missing = demoBranch.members.flatMap((member) => {
+    const holder = holders.find((row) => row.email.toLowerCase() === member.email);
+    if (!holder || present.has(member.email)) return [];
+    return [
+      {
+        clientId: branch.id,
+        email: holder.email,
+        name: holder.name,
+        role: member.role,
+        csPosition: member.csPosition,
+        passwordHash: '!',
+        sharedLoginUserId: holder.id,
+        consentAgreedAt: now,
+        consentTimestamp: now,
+      },
+    ];
+  });
+  if (missing.length > 0) await db.insert(users).values(missing).onConflictDoNothing();
+  await seedDemoBranchChats(db, branch.id, now);
+}
+
+/** Two live chats of the branch, one waiting and one with the branch's agent. */
+async function seedDemoBranchChats(db: Database, clientId: string, now: Date): Promise<void> {
+  const [anyTicket] = await db.select({ id: tickets.id }).from(tickets).where(eq(tickets.clientId, clientId));
+  if (anyTicket) return;
+  const [agent] = await db
+    .select({ id: users.id })
+    .from(users)
+    .where(and(eq(users.clientId, clientId), eq(users.email, 'agent1@demo.test')));
+  const [account] = await db
+    .insert(channelAccounts)
+    .values({
+      clientId,
+      channel: 'LVC',
+      name: 'Live Chat Cabang Bandung',
+      status: 'CONNECTED',
+      connectedAt: now,
+    })
+    .returning();
+  for (const [index, customer] of demoBranch.customers.entries()) {
+    const at = new Date(now.getTime() - (index + 1) * 20 * 60_000);
+    const [contact] = await db.insert(contacts).values({ clientId, name: customer.name }).returning();
+    const [identity] = await db
+      .insert(contactIdentities)
+      .values({
+        clientId,
+        contactId: contact.id,
+        channelAccountId: account.id,
+        externalId: `demo-bdg-${index}`,
+      })
+      .returning();
+    const [room] = await db
+      .insert(chatRooms)
+      .values({
+        clientId,
+        channelAccountId: account.id,
+        channel: 'LVC',
+        contactId: contact.id,
+        contactIdentityId: identity.id,
+        name: customer.name,
+        lastMessageAt: at,
+      })
+      .returning();
+    const assigned = customer.assignAgent && agent;
+    const [ticket] = await db
+      .insert(tickets)
+      .values({
+        clientId,
+        roomId: room.id,
+        contactId: contact.id,
+        channelAccountId: account.id,
+        channel: 'LVC',
+        status: assigned ? 'ASSIGNED' : 'UNASSIGNED',
+        assigneeId: assigned ? agent.id : null,
+        customerName: customer.name,
+        lastMessageAt: at,
+        lastMessagePreview: customer.text,
+        lastCustomerMessageAt: at,
+        unreadCount: 1,
+        createdAt: at,
+        updatedAt: at,
+      })
+      .returning({ id: tickets.id });
+    await db.insert(messages).values({
+      clientId,
+      roomId: room.id,
+      ticketId: ticket.id,
+      channelAccountId: account.id,
+      kind: 'PublicMessage',
+      direction: 'INBOUND',
+      senderType: 'CUSTOMER',
+      senderId: identity.id,
+      senderName: customer.name,
+      senderRef: `identity:${identity.id}`,
+      text: customer.text,
+      status: 'DELIVERED',
+      createdAt: at,
+      updatedAt: at,
+    });
+    await db
+      .update(chatRooms)
+      .set({ currentTicketId: ticket.id })
+      .where(sql`${chatRooms.id} = ${room.id} and ${chatRooms.clientId} = ${clientId}`);
+  }
 }

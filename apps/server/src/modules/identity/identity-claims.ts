@@ -44,8 +44,8 @@ export function presentUser(user: UserRow): UserSummary {
   };
 }
 
-/** users/me: the user, their client and what they may do. */
-export function presentMe(user: UserRow, client: ClientRow): MeResponse {
+/** users/me: the user, their client, what they may do, and whether they can switch clients. */
+export function presentMe(user: UserRow, client: ClientRow, enableMultiClient = false): MeResponse {
   const access = accessOf(user, client);
   const ability = buildAbility(access);
   return {
@@ -69,5 +69,6 @@ export function presentMe(user: UserRow, client: ClientRow): MeResponse {
     })),
     consentAgreedAt: user.consentAgreedAt?.toISOString() ?? null,
     consentTimestamp: user.consentTimestamp?.toISOString() ?? null,
+    enableMultiClient,
   };
 }

@@ -25,7 +25,7 @@ import {
   useRecoveryCode,
 } from './mfa.repository';
 import { generateTotpSecret, matchTotpStep, otpauthUrl, verifyTotp } from './totp';
-import { findClient, findUser, type UserRow } from './user.repository';
+import { findClient, findCredentialHolder, findUser, type UserRow } from './user.repository';
 
 /** How many recovery codes an activation hands out. */
 export const recoveryCodeCount = 10;
@@ -53,6 +53,8 @@ const invalidCode = () => badRequest(errorMessages.mfaCodeInvalid);
 /**
  * 2-step verification (issue 14, Sign-in security): setting up a TOTP secret, turning it
  * on and off, the second sign-in step, the forced first activation, and the owner's switch.
+ * 2-step belongs to the person: for a membership row of another client, the secret, codes
+ * and lockout are the credential holder's, read outside the tenant, written inside its own.
  */
 export class MfaService {
   constructor(
@@ -64,22 +66,21 @@ export class MfaService {
 
   /** Whether the caller has 2-step on and whether their client requires it. */
   async status(caller: AuthContext): Promise<MfaStatusResponse> {
-    return withTenant(this.db, caller.clientId, async (tx) => {
-      const user = await findUser(tx, caller.clientId, caller.userId);
-      const client = await findClient(tx, caller.clientId);
-      if (!user || !client) throw unauthorized();
-      return { enabled: user.mfaEnabledAt !== null, clientRequiresMfa: client.requireMfa };
-    });
+    const client = await withTenant(this.db, caller.clientId, (tx) => findClient(tx, caller.clientId));
+    const holder = await this.holderOf(caller);
+    if (!client) throw unauthorized();
+    return { enabled: holder.mfaEnabledAt !== null, clientRequiresMfa: client.requireMfa };
   }
 
   /** A new pending secret for the caller; any earlier pending one stops working. */
   async startActivation(account: Account): Promise<MfaSetupResponse> {
     const secret = generateTotpSecret();
-    const email = await withTenant(this.db, account.clientId, async (tx) => {
-      const user = await findUser(tx, account.clientId, account.userId);
+    const holder = await this.holderOf(account);
+    const email = await withTenant(this.db, holder.clientId, async (tx) => {
+      const user = await findUser(tx, holder.clientId, holder.id);
       if (!user) throw unauthorized();
       if (user.mfaEnabledAt) throw badRequest(errorMessages.mfaAlreadyEnabled);
-      await storePendingMfaSecret(tx, account.clientId, account.userId, this.keys.seal(secret));
+      await storePendingMfaSecret(tx, user.clientId, user.id, this.keys.seal(secret));
       return user.email;
     });
     const url = otpauthUrl({ issuer: this.issuerName, account: email, secret });
@@ -88,28 +89,31 @@ export class MfaService {
 
   /** Turns 2-step on when the code matches the pending secret; answers the recovery codes once. */
   async activate(account: Account, code: string): Promise<MfaActivatedResponse> {
-    return withTenant(this.db, account.clientId, async (tx) => {
-      const user = await findUser(tx, account.clientId, account.userId);
+    const holder = await this.holderOf(account);
+    return withTenant(this.db, holder.clientId, async (tx) => {
+      const user = await findUser(tx, holder.clientId, holder.id);
       if (!user) throw unauthorized();
       if (user.mfaEnabledAt) throw badRequest(errorMessages.mfaAlreadyEnabled);
       const secret = user.mfaSecret ? this.keys.open(user.mfaSecret) : null;
       if (!secret || !verifyTotp(secret, code)) throw invalidCode();
       const recoveryCodes = Array.from({ length: recoveryCodeCount }, newRecoveryCode);
-      await enableMfa(tx, account.clientId, account.userId, recoveryCodes.map(hashRecoveryCode));
+      await enableMfa(tx, user.clientId, user.id, recoveryCodes.map(hashRecoveryCode));
       return { recoveryCodes };
     });
   }
 
   /** Turns 2-step off with a valid code; refused while the client requires it. */
   async deactivate(caller: AuthContext, code: string): Promise<void> {
-    await withTenant(this.db, caller.clientId, async (tx) => {
-      const user = await findUser(tx, caller.clientId, caller.userId);
-      const client = await findClient(tx, caller.clientId);
-      if (!user || !client) throw unauthorized();
+    const client = await withTenant(this.db, caller.clientId, (tx) => findClient(tx, caller.clientId));
+    const holder = await this.holderOf(caller);
+    if (!client) throw unauthorized();
+    await withTenant(this.db, holder.clientId, async (tx) => {
+      const user = await findUser(tx, holder.clientId, holder.id);
+      if (!user) throw unauthorized();
       if (!user.mfaEnabledAt) throw badRequest(errorMessages.mfaNotEnabled);
       if (client.requireMfa) throw badRequest(errorMessages.mfaRequiredByClient);
       if (!(await this.codeMatches(tx, user, code))) throw invalidCode();
-      await disableMfa(tx, caller.clientId, caller.userId);
+      await disableMfa(tx, user.clientId, user.id);
     });
   }
 
@@ -120,7 +124,8 @@ export class MfaService {
     origin: RequestOrigin,
   ): Promise<LoginResponse> {
     const user = await this.challengedUser(challengeToken, 'mfa-verify');
-    const accepted = await withTenant(this.db, user.clientId, (tx) => this.codeMatches(tx, user, code));
+    const holder = await this.holderOf({ clientId: user.clientId, userId: user.id });
+    const accepted = await withTenant(this.db, holder.clientId, (tx) => this.codeMatches(tx, holder, code));
     if (!accepted) await this.failSignIn(user);
     return this.auth.completeSignIn(user, origin);
   }
@@ -167,15 +172,28 @@ export class MfaService {
     const user = await withTenant(this.db, challenge.clientId, (tx) =>
       findUser(tx, challenge.clientId, challenge.userId),
     );
-    if (!user || user.status !== 'ACTIVE') throw unauthorized(errorMessages.sessionExpired);
-    if (isSignInLocked(user)) throw new HttpError(429, errorMessages.tooManyRequests);
-    if (purpose === 'mfa-verify' && !user.mfaEnabledAt) throw unauthorized(errorMessages.sessionExpired);
+    if (!user || user.status !== 'ACTIVE' || user.deletedAt) throw unauthorized(errorMessages.sessionExpired);
+    const holder = await findCredentialHolder(this.db, user);
+    if (!holder) throw unauthorized(errorMessages.sessionExpired);
+    if (isSignInLocked(holder)) throw new HttpError(429, errorMessages.tooManyRequests);
+    if (purpose === 'mfa-verify' && !holder.mfaEnabledAt) throw unauthorized(errorMessages.sessionExpired);
     return user;
   }
 
-  /** A wrong sign-in code counts toward the lock like a wrong password. */
+  /** The person's credential holder (the row itself unless it is a membership row). */
+  private async holderOf(account: Account): Promise<UserRow> {
+    const row = await withTenant(this.db, account.clientId, (tx) =>
+      findUser(tx, account.clientId, account.userId),
+    );
+    const holder = row && (await findCredentialHolder(this.db, row));
+    if (!holder) throw unauthorized();
+    return holder;
+  }
+
+  /** A wrong sign-in code counts toward the person's lock like a wrong password. */
   private async failSignIn(user: UserRow): Promise<never> {
-    await withTenant(this.db, user.clientId, (tx) => recordSignInFailure(tx, user.clientId, user.id));
+    const holder = (await findCredentialHolder(this.db, user)) ?? user;
+    await withTenant(this.db, holder.clientId, (tx) => recordSignInFailure(tx, holder.clientId, holder.id));
     throw invalidCode();
   }
 

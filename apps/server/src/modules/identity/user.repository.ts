@@ -26,6 +26,24 @@ export async function findUserForSignIn(db: Executor, email: string): Promise<Us
   return row;
 }
 
+/**
+ * The id of the row that holds this person's credentials (password, 2-step, lockout): a
+ * membership row points to it, a holder is its own. Credential operations act on it.
+ */
+export function credentialHolderId(row: Pick<UserRow, 'id' | 'sharedLoginUserId'>): string {
+  return row.sharedLoginUserId ?? row.id;
+}
+
+/**
+ * The credential holder of a row. A membership row's holder lives in another client, so
+ * pass the plain database (not a tenant transaction), as sign-in does before the tenant is known.
+ */
+export async function findCredentialHolder(db: Executor, row: UserRow): Promise<UserRow | undefined> {
+  if (row.sharedLoginUserId === null) return row;
+  const [holder] = await db.select().from(users).where(eq(users.id, row.sharedLoginUserId));
+  return holder;
+}
+
 function prepareUserWithClient(db: Executor) {
   return db
     .select()

@@ -1,5 +1,5 @@
 import type { ChannelCode } from '@app/contracts';
-import { eq } from 'drizzle-orm';
+import { and, eq, isNull } from 'drizzle-orm';
 import { users } from '../../db/schema';
 import { type ChannelAccountRow, createChannelAccount } from '../../test/inbox-factories';
 import { startTestServer, type TestServer } from '../../test/test-server';
@@ -69,7 +69,7 @@ export async function startInboxTestKit(): Promise<InboxTestKit> {
     const [row] = await db
       .select({ id: users.id })
       .from(users)
-      .where(eq(users.email, `${name}@demo.test`));
+      .where(and(eq(users.email, `${name}@demo.test`), isNull(users.sharedLoginUserId)));
     userIds[name] = row.id;
     tokens[name] = (await server.login(`${name}@demo.test`)).accessToken;
   }

@@ -1,5 +1,5 @@
 import type { TabCounts, TicketListResponse, TicketViewListResponse } from '@app/contracts';
-import { and, eq, sql } from 'drizzle-orm';
+import { and, eq, isNull, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ticketCounters, tickets, users } from '../../db/schema';
 import { createConversation } from '../../test/inbox-factories';
@@ -17,7 +17,7 @@ beforeAll(async () => {
     const [row] = await server.database.db
       .select({ id: users.id })
       .from(users)
-      .where(eq(users.email, `${email}@demo.test`));
+      .where(and(eq(users.email, `${email}@demo.test`), isNull(users.sharedLoginUserId)));
     userIds[email] = row.id;
     tokens[email] = (await server.login(`${email}@demo.test`)).accessToken;
   }

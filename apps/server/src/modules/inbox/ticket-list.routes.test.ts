@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { TicketListResponse } from '@app/contracts';
-import { eq } from 'drizzle-orm';
+import { and, eq, isNull } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { users } from '../../db/schema';
 import { createClientWithUser } from '../../test/factories';
@@ -31,7 +31,7 @@ beforeAll(async () => {
     const [row] = await db
       .select({ id: users.id })
       .from(users)
-      .where(eq(users.email, `${email}@demo.test`));
+      .where(and(eq(users.email, `${email}@demo.test`), isNull(users.sharedLoginUserId)));
     userIds[email] = row.id;
     tokens[email] = (await server.login(`${email}@demo.test`)).accessToken;
   }

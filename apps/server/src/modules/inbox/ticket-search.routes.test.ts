@@ -1,5 +1,5 @@
 import type { searchResponse } from '@app/contracts';
-import { eq } from 'drizzle-orm';
+import { and, eq, isNull } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { z } from 'zod';
 import { users } from '../../db/schema';
@@ -28,7 +28,7 @@ beforeAll(async () => {
     const [row] = await db
       .select({ id: users.id })
       .from(users)
-      .where(eq(users.email, `${email}@demo.test`));
+      .where(and(eq(users.email, `${email}@demo.test`), isNull(users.sharedLoginUserId)));
     userIds[email] = row.id;
     tokens[email] = (await server.login(`${email}@demo.test`)).accessToken;
   }

@@ -18,6 +18,8 @@ interface ClaimedEvent extends Record<string, unknown> {
  */
 export class OutboxRelay {
   private readonly subscriptions = new Map<string, string[]>();
+  /** Topics relayed the moment they commit; the others wait for the timer's sweep. */
+  private readonly immediateTopics = new Set<string>();
   private timer?: NodeJS.Timeout;
   private running = false;
   private again = false;
@@ -29,9 +31,15 @@ export class OutboxRelay {
     private readonly logger: FastifyBaseLogger,
   ) {}
 
-  /** Every event of the topic becomes a job on the queue, with the event as its data. */
-  subscribe(topic: string, queueName: string): void {
+  /**
+   * Every event of the topic becomes a job on the queue, with the event as its data. With
+   * `immediate: false` the topic waits for the timer's sweep (at most `intervalMs`): for
+   * frequent events whose job can wait a moment, such as a push for each message, so the
+   * busiest topic does not cost a claim query per event.
+   */
+  subscribe(topic: string, queueName: string, options: { immediate?: boolean } = {}): void {
     this.subscriptions.set(topic, [...(this.subscriptions.get(topic) ?? []), queueName]);
+    if (options.immediate ?? true) this.immediateTopics.add(topic);
   }
 
   async start(intervalMs = 2000): Promise<void> {
@@ -48,7 +56,7 @@ export class OutboxRelay {
   private wanted(notification: string): boolean {
     if (!notification.startsWith('{')) return true;
     const topic = /"topic":"([^"]*)"/.exec(notification)?.[1];
-    return topic === undefined || this.subscriptions.has(topic);
+    return topic === undefined || this.immediateTopics.has(topic);
   }
 
   async stop(): Promise<void> {

@@ -106,7 +106,7 @@ describe.skipIf(!process.env.DATABASE_URL)('fan-out across processes (PostgreSQL
       let recorded: Date | null = null;
       while (!recorded && Date.now() < deadline) {
         const result = await admin.query(
-          "select last_sign_in_at from users where email = 'agent1@demo.test'",
+          "select last_sign_in_at from users where email = 'agent1@demo.test' and shared_login_user_id is null",
         );
         recorded = result.rows[0]?.last_sign_in_at ?? null;
         if (!recorded) await new Promise((resolve) => setTimeout(resolve, 200));

@@ -64,7 +64,7 @@ const serverErrorField: Partial<Record<AdminErrorKey | 'passwordFormat', Field>>
 };
 
 /** Client checks with the server's own contract; values are locale keys. */
-function validate(values: AdminUserBody, creating: boolean): FieldErrors {
+function validate(values: AdminUserBody): FieldErrors {
   const errors: FieldErrors = {};
   const parsed = adminUserRules.safeParse(values);
   if (!parsed.success) {
@@ -74,7 +74,9 @@ function validate(values: AdminUserBody, creating: boolean): FieldErrors {
       errors[field] ??= key ? `admin.errors.${key}` : 'admin.form.required';
     }
   }
-  if ((creating || values.password) && !passwordPolicy.safeParse(values.password ?? '').success) {
+  // A new user may be left without a password when the e-mail already signs in to another
+  // client (they become a member here); the server asks for one when it is a new person.
+  if (values.password && !passwordPolicy.safeParse(values.password).success) {
     errors.password = 'errors.passwordFormat';
   }
   return errors;
@@ -130,12 +132,11 @@ export function AdminUserDrawer({
   async function submit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
     setFailure(null);
-    const found = validate(values, user === null);
+    const found = validate(values);
     setErrors(found);
     if (Object.values(found).some(Boolean)) return;
     setSaving(true);
-    const body =
-      user && !values.password ? { ...values, password: undefined, confirmPassword: undefined } : values;
+    const body = !values.password ? { ...values, password: undefined, confirmPassword: undefined } : values;
     const result = await saveAdminUser(user?.id ?? null, body);
     setSaving(false);
     if (result.ok) {
@@ -183,7 +184,11 @@ export function AdminUserDrawer({
           />
           <PasswordInput
             label={t('admin.form.password')}
-            description={user ? t('admin.form.passwordEditHint') : t('changePassword.hint')}
+            description={
+              user
+                ? t('admin.form.passwordEditHint')
+                : `${t('changePassword.hint')} ${t('clientSwitch.existingAccountHint')}`
+            }
             value={values.password ?? ''}
             onChange={(event) => set('password', event.currentTarget.value)}
             error={errorOf('password')}

@@ -18,11 +18,12 @@ import {
 import { IconAlertCircle, IconAt, IconCircleCheck, IconKey, IconLock } from '@tabler/icons-react';
 import { Link } from '@tanstack/react-router';
 import type { TFunction } from 'i18next';
-import { type FormEvent, useEffect, useState } from 'react';
+import { type FormEvent, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { BrandMark } from '../../shared/brand-mark';
 import { errorText } from '../../shared/i18n';
 import { LanguageSwitch } from '../../shared/language-switch';
+import { useCountdown } from '../../shared/use-countdown';
 import { usePageTitle } from '../../shared/use-page-title';
 import { confirmPasswordReset, requestPasswordReset, validatePasswordReset } from './password-reset.queries';
 
@@ -35,25 +36,6 @@ const flowErrorKeys = new Set(['emailNotRegistered', 'otpExpired', 'otpIncorrect
 function resetErrorText(t: TFunction, error: ErrorObject): string {
   const key = errorKeyOf(error.message);
   return key && flowErrorKeys.has(key) ? t(`passwordReset.errors.${key}`) : errorText(t, error);
-}
-
-/** Seconds left before another code may be sent; counts down once a second. */
-function useCountdown(): [number, (seconds: number) => void] {
-  const [until, setUntil] = useState(0);
-  const [now, setNow] = useState(() => Date.now());
-  useEffect(() => {
-    if (until <= now) return;
-    const timer = setInterval(() => setNow(Date.now()), 1000);
-    return () => clearInterval(timer);
-  }, [until, now]);
-  const left = Math.max(0, Math.ceil((until - now) / 1000));
-  return [
-    left,
-    (seconds) => {
-      setNow(Date.now());
-      setUntil(Date.now() + seconds * 1000);
-    },
-  ];
 }
 
 /**

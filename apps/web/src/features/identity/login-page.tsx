@@ -289,6 +289,14 @@ export function LoginPage() {
             </form>
           )}
           {challenge ? null : <GoogleSignInButton redirect={safeRedirectTarget(search.redirect)} />}
+          {challenge ? null : (
+            <Text size="sm" ta="center" mt="md">
+              {t('signup.noAccount')}{' '}
+              <Anchor component={Link} to="/register">
+                {t('signup.registerLink')}
+              </Anchor>
+            </Text>
+          )}
         </Box>
 
         <Group justify="space-between" gap="xs">

@@ -38,6 +38,7 @@ import { PageHeader } from '../../shared/page-header';
 import { usePageTitle } from '../../shared/use-page-title';
 import { AgentAvailabilitySwitch } from '../identity/agent-availability-switch';
 import { meQueryOptions } from '../identity/identity.queries';
+import { PushActivation } from '../notifications/push-activation';
 
 function DetailRow({ icon, label, value }: { icon: ReactNode; label: string; value: ReactNode }) {
   return (
@@ -121,6 +122,8 @@ function AccountDetails({ me }: { me: MeResponse }) {
           </Card>
         </Grid.Col>
       </Grid>
+
+      <PushActivation />
 
       <SimpleGrid cols={{ base: 1, md: 2 }} spacing="lg">
         <SectionCard title={t('account.profile')}>

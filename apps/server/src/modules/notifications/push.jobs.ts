@@ -1,0 +1,69 @@
+import { eventTopics, inboxTopics, messageEventPayload, pushNotificationPayload } from '@app/contracts';
+import { z } from 'zod';
+import type { OutboxRelay } from '../../platform/events/outbox-relay';
+import type { JobQueue } from '../../platform/jobs/job-queue';
+import type { PushService } from './push.service';
+
+export const planPushJob = 'notifications.plan-message-push';
+export const sendPushJob = 'notifications.send-push';
+export const dropSessionPushJob = 'notifications.drop-session-push';
+
+const messageJob = z.object({ clientId: z.string().uuid(), payload: messageEventPayload });
+const sendJob = z.object({
+  clientId: z.string().uuid(),
+  subscriptionId: z.string().uuid(),
+  notification: pushNotificationPayload,
+});
+const sessionRevokedJob = z.object({
+  clientId: z.string().uuid(),
+  payload: z.object({ sessionId: z.string().uuid() }),
+});
+
+/**
+ * Push's jobs, all after commit. A new message is planned once (who gets it), then each
+ * subscription is its own job, so a push service that is down (429, 5xx) is retried with
+ * backoff without repeating the pushes that already went. A new chat needs no job of its
+ * own: it always opens with the customer's first message, whose event carries the ticket.
+ * A revoked session (sign-out and the rest) loses its subscription.
+ */
+export async function registerPushJobs(
+  push: PushService,
+  queue: JobQueue,
+  relay: OutboxRelay,
+): Promise<void> {
+  await queue.register({
+    name: planPushJob,
+    retryLimit: 3,
+    handler: async (data) => {
+      const { clientId, payload } = messageJob.parse(data);
+      const deliveries = await push.planForMessage(clientId, payload.message, payload.ticket);
+      for (const delivery of deliveries) {
+        await queue.send(sendPushJob, { clientId, ...delivery });
+      }
+    },
+  });
+  // Every message is this topic's event; a push may wait for the relay's sweep (2 s), so
+  // messages are handed over in batches rather than one claim each.
+  relay.subscribe(inboxTopics.messageCreated, planPushJob, { immediate: false });
+
+  await queue.register({
+    name: sendPushJob,
+    retryLimit: 5,
+    retryDelay: 2,
+    retryBackoff: true,
+    handler: async (data) => {
+      const { clientId, subscriptionId, notification } = sendJob.parse(data);
+      await push.deliver(clientId, { subscriptionId, notification });
+    },
+  });
+
+  await queue.register({
+    name: dropSessionPushJob,
+    retryLimit: 5,
+    handler: async (data) => {
+      const { clientId, payload } = sessionRevokedJob.parse(data);
+      await push.dropSession(clientId, payload.sessionId);
+    },
+  });
+  relay.subscribe(eventTopics.sessionRevoked, dropSessionPushJob);
+}
