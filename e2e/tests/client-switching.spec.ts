@@ -32,6 +32,8 @@ test('the owner picks the Bandung branch after sign-in and switches back from th
   const rows = page.getByTestId('ticket-row');
   await expect(rows.filter({ hasText: branchCustomer })).toBeVisible();
   await expect(rows.filter({ hasText: homeCustomer })).toHaveCount(0);
+  // The header says which client is open.
+  await expect(page.getByTestId('user-menu-role')).toContainText(bandung);
   // A reload keeps the branch and does not ask again.
   await page.reload();
   await expect(rows.filter({ hasText: branchCustomer })).toBeVisible();
@@ -48,6 +50,7 @@ test('the owner picks the Bandung branch after sign-in and switches back from th
   await page.goto('/customer-service/ticket-view');
   await expect(rows.filter({ hasText: homeCustomer }).first()).toBeVisible();
   await expect(rows.filter({ hasText: branchCustomer })).toHaveCount(0);
+  await expect(page.getByTestId('user-menu-role')).not.toContainText('Bandung');
 });
 
 test('someone with one client is never offered the dialog', async ({ page }) => {

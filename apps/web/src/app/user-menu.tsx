@@ -20,7 +20,9 @@ export function UserMenu({ session }: { session: Session }) {
   const [signingOut, setSigningOut] = useState(false);
   const name = me.data?.user.name ?? session.claims.email;
   const email = me.data?.user.email ?? session.claims.email;
-  const role = t(`roles.${session.claims.role}`);
+  const roleName = t(`roles.${session.claims.role}`);
+  // A person of several clients sees which one is open.
+  const role = me.data?.enableMultiClient ? `${roleName} · ${me.data.client.name}` : roleName;
   const initials = initialsOf(me.data?.user.name, session.claims.email);
   const language = currentLanguage();
 
@@ -42,7 +44,7 @@ export function UserMenu({ session }: { session: Session }) {
               <Text size="sm" fw={600} lineClamp={1} maw={180}>
                 {name}
               </Text>
-              <Text size="xs" c="dimmed">
+              <Text size="xs" c="dimmed" lineClamp={1} maw={220} data-testid="user-menu-role">
                 {role}
               </Text>
             </Box>
@@ -63,7 +65,7 @@ export function UserMenu({ session }: { session: Session }) {
               {email}
             </Text>
             <Badge size="xs" variant="light" color="brand" mt={2} w="fit-content">
-              {role}
+              {roleName}
             </Badge>
           </Stack>
         </Group>

@@ -15,7 +15,8 @@ import { appendEvent, rooms } from '../../platform/events/outbox';
 import type { AccessTokens, AuthContext } from '../../platform/http/authentication';
 import { badRequest, HttpError, unauthorized } from '../../platform/http/http-errors';
 import { deleteSessionActivity } from './account-activity.repository';
-import { countEnterableClients, listPersonRows } from './client-membership.repository';
+import { countEnterableClients } from './client-membership.repository';
+import { endPersonSessions } from './client-membership.service';
 import { claimsFor, presentUser } from './identity-claims';
 import type { MfaKeys } from './mfa.keys';
 import { clearSignInFailures, recordSignInFailure } from './mfa.repository';
@@ -28,7 +29,6 @@ import {
   lockRefreshToken,
   markRefreshTokenUsed,
   revokeSession,
-  revokeUserSessions,
   sessionIsOpen,
 } from './session.repository';
 import {
@@ -261,19 +261,7 @@ export class AuthService {
         payload: { userId: caller.userId },
       }),
     );
-    for (const personRow of await listPersonRows(this.db, user.id)) {
-      await withTenant(this.db, personRow.clientId, async (tx) => {
-        const revoked = await revokeUserSessions(tx, personRow.clientId, personRow.id, 'password changed');
-        for (const sessionId of revoked) {
-          await announceSessionRevoked(tx, {
-            clientId: personRow.clientId,
-            userId: personRow.id,
-            sessionId,
-            reason: 'password changed',
-          });
-        }
-      });
-    }
+    await endPersonSessions(this.db, user.id, 'password changed');
   }
 
   private async issuePair(

@@ -191,6 +191,48 @@ describe('credentials of a membership row', () => {
     const signedIn = await server.login(person.email, 'Baru12345');
     expect(decodeClaims(signedIn.accessToken).clientId).toBe(person.clientId);
   });
+
+  it('a forgotten-password reset ends the sessions of the membership rows too', async () => {
+    const person = await createClientWithUser(server.database.db);
+    const [holder] = await server.database.db.select().from(users).where(eq(users.id, person.userId));
+    await server.database.db.insert(users).values({
+      clientId: branchId,
+      email: holder.email,
+      name: holder.name,
+      role: 'USC',
+      csPosition: 'CS_1',
+      passwordHash: '!',
+      sharedLoginUserId: holder.id,
+    });
+    const home = await server.login(person.email);
+    const branch = await switchTo((await server.login(person.email)).accessToken, branchId);
+    expect(branch.status).toBe(200);
+
+    const reset = (path: string, body: unknown) =>
+      server.request('POST', `/api/identity/users/resetPassword/${path}`, { body });
+    expect((await reset('request', { email: person.email })).status).toBe(200);
+    let code: string | undefined;
+    for (let tries = 0; tries < 100 && !code; tries += 1) {
+      const mailbox = await server.request<{ content: Array<{ recipient: string; text: string }> }>(
+        'GET',
+        '/api/identity/mailbox',
+        { token: home.accessToken },
+      );
+      code = /\b(\d{6})\b/.exec(
+        mailbox.body.content.find((mail) => mail.recipient === person.email)?.text ?? '',
+      )?.[1];
+      if (!code) await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+    const validated = await reset('validate', { email: person.email, code });
+    const { resetToken } = validated.body as { resetToken: string };
+    expect(
+      (await reset('confirm', { resetToken, newPassword: 'Lupa12345', confirmPassword: 'Lupa12345' })).status,
+    ).toBe(200);
+    const refreshed = await server.request('POST', '/api/identity/auth/refresh-access', {
+      body: { refreshToken: branch.body.refreshToken },
+    });
+    expect(refreshed.status).toBe(401);
+  });
 });
 
 describe('adding a person of another client from the admin screen', () => {

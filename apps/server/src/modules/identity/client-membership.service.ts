@@ -3,16 +3,37 @@ import {
   type ClientMembershipListResponse,
   clientMembershipErrorMessages,
   errorMessages,
+  eventTopics,
   type SignInResponse,
 } from '@app/contracts';
 import type { Database } from '../../db/client';
 import { withTenant } from '../../db/tenant';
-import { appendEvent } from '../../platform/events/outbox';
+import { appendEvent, rooms } from '../../platform/events/outbox';
 import type { AuthContext } from '../../platform/http/authentication';
 import { HttpError, notFound, unauthorized } from '../../platform/http/http-errors';
 import type { AuthService, RequestOrigin } from './auth.service';
-import { findPersonRowInClient, listEnterableClients } from './client-membership.repository';
+import { findPersonRowInClient, listEnterableClients, listPersonRows } from './client-membership.repository';
+import { revokeUserSessions } from './session.repository';
 import { credentialHolderId, findUser } from './user.repository';
+
+/**
+ * Ends every open session of every row of the person, each in its own client, announcing
+ * each so its sockets close: a password changed or reset is the person's, in every client.
+ */
+export async function endPersonSessions(db: Database, holderId: string, reason: string): Promise<void> {
+  for (const row of await listPersonRows(db, holderId)) {
+    await withTenant(db, row.clientId, async (tx) => {
+      for (const sessionId of await revokeUserSessions(tx, row.clientId, row.id, reason)) {
+        await appendEvent(tx, {
+          clientId: row.clientId,
+          topic: eventTopics.sessionRevoked,
+          rooms: [rooms.user(row.id)],
+          payload: { sessionId, reason },
+        });
+      }
+    });
+  }
+}
 
 /**
  * Multi-client accounts (issue 14): which clients the signed-in person can enter, and

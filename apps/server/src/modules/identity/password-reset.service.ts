@@ -13,6 +13,7 @@ import { withTenant } from '../../db/tenant';
 import { appendEvent, rooms } from '../../platform/events/outbox';
 import { badRequest, HttpError, notFound } from '../../platform/http/http-errors';
 import type { MailService } from '../../platform/mail/mail-service';
+import { endPersonSessions } from './client-membership.service';
 import { hashPassword, verifyPassword } from './password-hasher';
 import {
   consumeResetToken,
@@ -111,6 +112,8 @@ export async function confirmPasswordReset(
     return true;
   });
   if (!done) throw timedOut();
+  // The password is the person's: their sessions in other clients end too.
+  await endPersonSessions(db, userId, 'password reset');
 }
 
 /** The code's message, Indonesian first then English (the user's language is not known yet). */

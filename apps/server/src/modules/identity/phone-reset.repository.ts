@@ -18,7 +18,15 @@ export async function findActiveUserByPhoneUnscoped(
   const [row] = await db
     .select()
     .from(users)
-    .where(and(eq(users.phone, phone), eq(users.status, 'ACTIVE'), isNull(users.deletedAt)))
+    .where(
+      and(
+        eq(users.phone, phone),
+        eq(users.status, 'ACTIVE'),
+        isNull(users.deletedAt),
+        // Credentials are the holder's; a membership row's number leads to nothing.
+        isNull(users.sharedLoginUserId),
+      ),
+    )
     .orderBy(asc(users.createdAt))
     .limit(1);
   return row;
