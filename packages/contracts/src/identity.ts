@@ -52,6 +52,11 @@ export const accessTokenClaims = z.object({
   sub: z.object({ clientTimezone: z.string() }),
   /** Customer-service position (core-inbox §6); decides which chats the user sees. */
   csPosition: z.enum(csPositions).nullable().default(null),
+  /**
+   * The person can enter more than one client. Counted when the token is issued (sign-in,
+   * refresh, switch), so users/me need not look across tenants on every call.
+   */
+  enableMultiClient: z.boolean().default(false),
 });
 export type AccessTokenClaims = z.infer<typeof accessTokenClaims>;
 

@@ -15,7 +15,7 @@ import { appendEvent, rooms } from '../../platform/events/outbox';
 import type { AccessTokens, AuthContext } from '../../platform/http/authentication';
 import { badRequest, HttpError, unauthorized } from '../../platform/http/http-errors';
 import { deleteSessionActivity } from './account-activity.repository';
-import { countEnterableClients } from './client-membership.repository';
+import { countEnterableClients, countEnterableClientsOfRow } from './client-membership.repository';
 import { endPersonSessions } from './client-membership.service';
 import { claimsFor, presentUser } from './identity-claims';
 import type { MfaKeys } from './mfa.keys';
@@ -158,7 +158,7 @@ export class AuthService {
         ip: origin.ip,
         expiresAt: this.refreshExpiry(),
       });
-      const pair = await this.issuePair(tx, user, client, session.id, session.expiresAt);
+      const pair = await this.issuePair(tx, user, client, session, enableMultiClient);
       await appendEvent(tx, {
         clientId: user.clientId,
         topic: eventTopics.userSignedIn,
@@ -179,6 +179,8 @@ export class AuthService {
     const found = await findRefreshTokenUnscoped(this.db, hashToken(refreshToken));
     if (!found) throw unauthorized(errorMessages.sessionExpired);
     const { clientId, id: sessionId, userId } = found.session;
+    // The person's other clients live in other tenants: counted before entering this one.
+    const enableMultiClient = (await countEnterableClientsOfRow(this.db, userId)) > 1;
 
     const outcome = await withTenant(this.db, clientId, async (tx) => {
       const token = await lockRefreshToken(tx, clientId, found.token.id);
@@ -195,7 +197,7 @@ export class AuthService {
       if (!token.usedAt) await markRefreshTokenUsed(tx, clientId, token.id);
       const account = await findUserWithClient(tx, clientId, userId);
       if (account?.user.status !== 'ACTIVE') return 'closed' as const;
-      return this.issuePair(tx, account.user, account.client, sessionId, session.expiresAt);
+      return this.issuePair(tx, account.user, account.client, session, enableMultiClient);
     });
     if (typeof outcome === 'string') throw unauthorized(errorMessages.sessionExpired);
     return outcome;
@@ -268,9 +270,10 @@ export class AuthService {
     tx: Parameters<typeof insertRefreshToken>[0],
     user: UserRow,
     client: ClientRow,
-    sessionId: string,
-    sessionExpiresAt: Date,
+    session: { id: string; expiresAt: Date },
+    enableMultiClient: boolean,
   ): Promise<TokenPair> {
+    const { id: sessionId, expiresAt: sessionExpiresAt } = session;
     const refreshToken = randomBytes(32).toString('base64url');
     await insertRefreshToken(tx, {
       clientId: client.id,
@@ -279,7 +282,7 @@ export class AuthService {
       expiresAt: sessionExpiresAt,
     });
     return {
-      accessToken: await this.tokens.sign(claimsFor(user, client, sessionId)),
+      accessToken: await this.tokens.sign(claimsFor(user, client, sessionId, enableMultiClient)),
       refreshToken,
       tokenType: 'Bearer',
       expiresIn: this.tokens.ttlSeconds,

@@ -39,6 +39,19 @@ export async function countEnterableClients(db: Executor, holderId: string): Pro
 }
 
 /**
+ * How many clients the person of this row can enter, in one query: the row's holder is
+ * found inside it (a membership row points to it, a holder is its own). For token refresh.
+ */
+export async function countEnterableClientsOfRow(db: Executor, userId: string): Promise<number> {
+  const holder = sql`coalesce((select ${users.sharedLoginUserId} from ${users} where ${users.id} = ${userId}), ${userId}::uuid)`;
+  const [{ total }] = await db
+    .select({ total: count() })
+    .from(users)
+    .where(and(or(eq(users.id, holder), eq(users.sharedLoginUserId, holder)), enterable));
+  return total;
+}
+
+/**
  * The person's row in the client, live first, else the most recently deleted (so the
  * answer can say it was deleted); undefined when the person never belonged there.
  */

@@ -11,7 +11,11 @@ let homeId: string;
 let branchId: string;
 
 const decodeClaims = (token: string) =>
-  JSON.parse(Buffer.from(token.split('.')[1], 'base64url').toString()) as { clientId: string; uid: string };
+  JSON.parse(Buffer.from(token.split('.')[1], 'base64url').toString()) as {
+    clientId: string;
+    uid: string;
+    enableMultiClient?: boolean;
+  };
 
 async function clientId(slug: string): Promise<string> {
   const [row] = await server.database.db.select().from(clients).where(eq(clients.slug, slug));
@@ -74,10 +78,23 @@ describe('GET /api/identity/users/clients', () => {
       token: owner.body.accessToken,
     });
     expect(me.body.enableMultiClient).toBe(true);
+    // The flag travels in the token: a refreshed one carries it too, counted again.
+    const refreshed = await server.request<{ accessToken: string }>(
+      'POST',
+      '/api/identity/auth/refresh-access',
+      {
+        body: { refreshToken: owner.body.refreshToken },
+      },
+    );
+    expect(decodeClaims(refreshed.body.accessToken)).toMatchObject({ enableMultiClient: true });
     const admin = await server.request<LoginResponse>('POST', '/api/identity/auth/login', {
       body: { email: 'admin@demo.test', password: 'Demo1234!' },
     });
     expect(admin.body.enableMultiClient).toBe(false);
+    const adminMe = await server.request<MeResponse>('GET', '/api/identity/users/me', {
+      token: admin.body.accessToken,
+    });
+    expect(adminMe.body.enableMultiClient).toBe(false);
   });
 
   it('answers 401 without a token', async () => {

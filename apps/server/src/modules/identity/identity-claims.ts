@@ -17,7 +17,12 @@ function accessOf(user: UserRow, client: ClientRow) {
 }
 
 /** The access token's claims for a user of a client in a session. */
-export function claimsFor(user: UserRow, client: ClientRow, sessionId: string): AccessTokenClaims {
+export function claimsFor(
+  user: UserRow,
+  client: ClientRow,
+  sessionId: string,
+  enableMultiClient: boolean,
+): AccessTokenClaims {
   return {
     ...accessOf(user, client),
     uid: user.id,
@@ -28,6 +33,7 @@ export function claimsFor(user: UserRow, client: ClientRow, sessionId: string): 
     account: { sellerId: client.sellerId },
     sub: { clientTimezone: client.timezone },
     csPosition: user.csPosition,
+    enableMultiClient,
   };
 }
 

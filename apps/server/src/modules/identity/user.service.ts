@@ -4,9 +4,8 @@ import { withTenant } from '../../db/tenant';
 import { appendEvent, rooms } from '../../platform/events/outbox';
 import type { AuthContext } from '../../platform/http/authentication';
 import { notFound, unauthorized } from '../../platform/http/http-errors';
-import { countEnterableClients } from './client-membership.repository';
 import { presentMe, presentUser } from './identity-claims';
-import { credentialHolderId, findUser, findUserWithClient, listUsers, updateUser } from './user.repository';
+import { findUser, findUserWithClient, listUsers, updateUser } from './user.repository';
 
 /** Reads and changes users of the caller's own client, never another's. */
 export class UserService {
@@ -17,9 +16,8 @@ export class UserService {
       findUserWithClient(tx, caller.clientId, caller.userId),
     );
     if (!found) throw unauthorized();
-    // The person's other clients live in other tenants: counted outside this one.
-    const clientCount = await countEnterableClients(this.db, credentialHolderId(found.user));
-    return presentMe(found.user, found.client, clientCount > 1);
+    // Counted when the token was issued: no look across tenants on every call.
+    return presentMe(found.user, found.client, caller.claims.enableMultiClient);
   }
 
   async list(caller: AuthContext, page: { limit: number; offset: number }) {

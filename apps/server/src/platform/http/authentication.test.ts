@@ -19,6 +19,7 @@ const claims: AccessTokenClaims = {
   account: { sellerId: null },
   sub: { clientTimezone: 'Asia/Jakarta' },
   csPosition: null,
+  enableMultiClient: false,
 };
 
 afterEach(() => {
