@@ -29,6 +29,26 @@ async function switchTo(token: string, targetClientId: string) {
   });
 }
 
+/**
+ * A new person (the holder of a new client) who also has a membership row in the branch;
+ * `row` overrides the membership row's fields (a deleted one, say).
+ */
+async function personWithBranchRow(row: Partial<typeof users.$inferInsert> = {}) {
+  const person = await createClientWithUser(server.database.db);
+  const [holder] = await server.database.db.select().from(users).where(eq(users.id, person.userId));
+  await server.database.db.insert(users).values({
+    clientId: branchId,
+    email: holder.email,
+    name: holder.name,
+    role: 'USC',
+    csPosition: 'CS_1',
+    passwordHash: '!',
+    sharedLoginUserId: holder.id,
+    ...row,
+  });
+  return person;
+}
+
 /** Customer names of the tickets the token's client shows in its ticket table. */
 async function ticketNames(token: string): Promise<string[]> {
   const today = new Date();
@@ -154,18 +174,7 @@ describe('POST /api/identity/users/switch-client', () => {
   });
 
   it('answers 403 for a deleted membership row', async () => {
-    const person = await createClientWithUser(server.database.db);
-    const [holder] = await server.database.db.select().from(users).where(eq(users.id, person.userId));
-    await server.database.db.insert(users).values({
-      clientId: branchId,
-      email: holder.email,
-      name: holder.name,
-      role: 'USC',
-      passwordHash: '!',
-      sharedLoginUserId: holder.id,
-      status: 'INACTIVE',
-      deletedAt: new Date(),
-    });
+    const person = await personWithBranchRow({ status: 'INACTIVE', deletedAt: new Date() });
     const { accessToken } = await server.login(person.email);
     const response = await switchTo(accessToken, branchId);
     expect(response.status).toBe(403);
@@ -175,17 +184,7 @@ describe('POST /api/identity/users/switch-client', () => {
 
 describe('credentials of a membership row', () => {
   it("changes the holder's password and ends every session of the person", async () => {
-    const person = await createClientWithUser(server.database.db);
-    const [holder] = await server.database.db.select().from(users).where(eq(users.id, person.userId));
-    await server.database.db.insert(users).values({
-      clientId: branchId,
-      email: holder.email,
-      name: holder.name,
-      role: 'USC',
-      csPosition: 'CS_1',
-      passwordHash: '!',
-      sharedLoginUserId: holder.id,
-    });
+    const person = await personWithBranchRow();
     const home = await server.login(person.email);
     const branch = await switchTo((await server.login(person.email)).accessToken, branchId);
     expect(branch.status).toBe(200);
@@ -210,17 +209,7 @@ describe('credentials of a membership row', () => {
   });
 
   it('a forgotten-password reset ends the sessions of the membership rows too', async () => {
-    const person = await createClientWithUser(server.database.db);
-    const [holder] = await server.database.db.select().from(users).where(eq(users.id, person.userId));
-    await server.database.db.insert(users).values({
-      clientId: branchId,
-      email: holder.email,
-      name: holder.name,
-      role: 'USC',
-      csPosition: 'CS_1',
-      passwordHash: '!',
-      sharedLoginUserId: holder.id,
-    });
+    const person = await personWithBranchRow();
     const home = await server.login(person.email);
     const branch = await switchTo((await server.login(person.email)).accessToken, branchId);
     expect(branch.status).toBe(200);

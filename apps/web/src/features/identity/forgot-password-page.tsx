@@ -1,28 +1,12 @@
 import { type ErrorObject, errorKeyOf, passwordPolicy, passwordResetLimits } from '@app/contracts';
-import {
-  Alert,
-  Anchor,
-  Box,
-  Button,
-  Card,
-  Center,
-  Group,
-  PasswordInput,
-  Stack,
-  Stepper,
-  Text,
-  TextInput,
-  ThemeIcon,
-  Title,
-} from '@mantine/core';
-import { IconAlertCircle, IconAt, IconCircleCheck, IconKey, IconLock } from '@tabler/icons-react';
+import { Anchor, Button, PasswordInput, Stack, Stepper, Text, TextInput, Title } from '@mantine/core';
+import { IconAt, IconKey, IconLock } from '@tabler/icons-react';
 import { Link } from '@tanstack/react-router';
 import type { TFunction } from 'i18next';
 import { type FormEvent, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { BrandMark } from '../../shared/brand-mark';
 import { errorText } from '../../shared/i18n';
-import { LanguageSwitch } from '../../shared/language-switch';
+import { FlowDone, FlowMessages, PublicPageFrame } from '../../shared/public-page';
 import { useCountdown } from '../../shared/use-countdown';
 import { usePageTitle } from '../../shared/use-page-title';
 import { confirmPasswordReset, requestPasswordReset, validatePasswordReset } from './password-reset.queries';
@@ -134,137 +118,117 @@ export function ForgotPasswordPage() {
   });
 
   return (
-    <Box mih="100vh" bg="var(--mantine-color-gray-0)" p={{ base: 'md', sm: 'xl' }}>
-      <Group justify="space-between" mb="xl">
-        <BrandMark />
-        <LanguageSwitch size="sm" />
-      </Group>
-      <Center>
-        <Card w={480} maw="100%" padding="xl" data-testid="forgot-password">
-          {step === 'done' ? (
-            <Stack align="center" ta="center" gap="md" py="md">
-              <ThemeIcon size={72} radius={36} variant="light" aria-hidden>
-                <IconCircleCheck size={40} />
-              </ThemeIcon>
-              <Title order={1} fz={24} fw={650}>
-                {t('passwordReset.successTitle')}
-              </Title>
-              <Text c="dimmed">{t('passwordReset.successText')}</Text>
-              <Button component={Link} to="/login" size="md">
-                {t('passwordReset.signIn')}
-              </Button>
-            </Stack>
-          ) : (
-            <Stack gap="lg">
-              <Stack gap={4}>
-                <Title order={1} fz={24} fw={650}>
-                  {t('passwordReset.title')}
-                </Title>
-                <Text c="dimmed" size="sm">
-                  {t(`passwordReset.${step}Subtitle`, { email: email.trim() })}
-                </Text>
+    <PublicPageFrame cardWidth={480} testId="forgot-password">
+      {step === 'done' ? (
+        <FlowDone
+          title={t('passwordReset.successTitle')}
+          text={t('passwordReset.successText')}
+          action={
+            <Button component={Link} to="/login" size="md">
+              {t('passwordReset.signIn')}
+            </Button>
+          }
+        />
+      ) : (
+        <Stack gap="lg">
+          <Stack gap={4}>
+            <Title order={1} fz={24} fw={650}>
+              {t('passwordReset.title')}
+            </Title>
+            <Text c="dimmed" size="sm">
+              {t(`passwordReset.${step}Subtitle`, { email: email.trim() })}
+            </Text>
+          </Stack>
+          <Stepper active={stepIndex[step]} size="xs" allowNextStepsSelect={false}>
+            <Stepper.Step label={t('passwordReset.stepEmail')} />
+            <Stepper.Step label={t('passwordReset.stepCode')} />
+            <Stepper.Step label={t('passwordReset.stepPassword')} />
+          </Stepper>
+          <FlowMessages failure={failure && resetErrorText(t, failure)} notice={notice} />
+
+          {step === 'email' ? (
+            <form onSubmit={submitEmail} noValidate>
+              <Stack gap="md">
+                <TextInput
+                  label={t('passwordReset.email')}
+                  placeholder={t('passwordReset.emailPlaceholder')}
+                  name="email"
+                  type="email"
+                  autoComplete="username"
+                  size="md"
+                  leftSection={<IconAt size={18} stroke={1.6} />}
+                  value={email}
+                  onChange={(event) => setEmail(event.currentTarget.value)}
+                  error={errorOf('email')}
+                  autoFocus
+                />
+                <Button type="submit" size="md" loading={busy}>
+                  {t('passwordReset.sendCode')}
+                </Button>
               </Stack>
-              <Stepper active={stepIndex[step]} size="xs" allowNextStepsSelect={false}>
-                <Stepper.Step label={t('passwordReset.stepEmail')} />
-                <Stepper.Step label={t('passwordReset.stepCode')} />
-                <Stepper.Step label={t('passwordReset.stepPassword')} />
-              </Stepper>
-              {failure ? (
-                <Alert color="red" variant="light" icon={<IconAlertCircle size={18} />} role="alert">
-                  {resetErrorText(t, failure)}
-                </Alert>
-              ) : null}
-              {notice ? (
-                <Alert color="brand" variant="light" role="status">
-                  {notice}
-                </Alert>
-              ) : null}
+            </form>
+          ) : null}
 
-              {step === 'email' ? (
-                <form onSubmit={submitEmail} noValidate>
-                  <Stack gap="md">
-                    <TextInput
-                      label={t('passwordReset.email')}
-                      placeholder={t('passwordReset.emailPlaceholder')}
-                      name="email"
-                      type="email"
-                      autoComplete="username"
-                      size="md"
-                      leftSection={<IconAt size={18} stroke={1.6} />}
-                      value={email}
-                      onChange={(event) => setEmail(event.currentTarget.value)}
-                      error={errorOf('email')}
-                      autoFocus
-                    />
-                    <Button type="submit" size="md" loading={busy}>
-                      {t('passwordReset.sendCode')}
-                    </Button>
-                  </Stack>
-                </form>
-              ) : null}
+          {step === 'code' ? (
+            <form onSubmit={submitCode} noValidate>
+              <Stack gap="md">
+                <TextInput
+                  label={t('passwordReset.code')}
+                  name="code"
+                  inputMode="numeric"
+                  autoComplete="one-time-code"
+                  maxLength={passwordResetLimits.codeLength}
+                  size="md"
+                  leftSection={<IconKey size={18} stroke={1.6} />}
+                  value={code}
+                  onChange={(event) => setCode(event.currentTarget.value.replace(/\D/g, ''))}
+                  error={errorOf('code')}
+                  autoFocus
+                />
+                <Button type="submit" size="md" loading={busy}>
+                  {t('passwordReset.verify')}
+                </Button>
+                <Button
+                  variant="subtle"
+                  disabled={secondsLeft > 0 || busy}
+                  onClick={() => {
+                    begin({});
+                    void sendCode(true);
+                  }}
+                  data-testid="resend-code"
+                >
+                  {secondsLeft > 0
+                    ? t('passwordReset.resendIn', { seconds: secondsLeft })
+                    : t('passwordReset.resend')}
+                </Button>
+              </Stack>
+            </form>
+          ) : null}
 
-              {step === 'code' ? (
-                <form onSubmit={submitCode} noValidate>
-                  <Stack gap="md">
-                    <TextInput
-                      label={t('passwordReset.code')}
-                      name="code"
-                      inputMode="numeric"
-                      autoComplete="one-time-code"
-                      maxLength={passwordResetLimits.codeLength}
-                      size="md"
-                      leftSection={<IconKey size={18} stroke={1.6} />}
-                      value={code}
-                      onChange={(event) => setCode(event.currentTarget.value.replace(/\D/g, ''))}
-                      error={errorOf('code')}
-                      autoFocus
-                    />
-                    <Button type="submit" size="md" loading={busy}>
-                      {t('passwordReset.verify')}
-                    </Button>
-                    <Button
-                      variant="subtle"
-                      disabled={secondsLeft > 0 || busy}
-                      onClick={() => {
-                        begin({});
-                        void sendCode(true);
-                      }}
-                      data-testid="resend-code"
-                    >
-                      {secondsLeft > 0
-                        ? t('passwordReset.resendIn', { seconds: secondsLeft })
-                        : t('passwordReset.resend')}
-                    </Button>
-                  </Stack>
-                </form>
-              ) : null}
+          {step === 'password' ? (
+            <form onSubmit={submitPassword} noValidate>
+              <Stack gap="md">
+                <PasswordInput
+                  {...passwordField('newPassword')}
+                  label={t('passwordReset.newPassword')}
+                  description={t('passwordReset.hint')}
+                />
+                <PasswordInput
+                  {...passwordField('confirmPassword')}
+                  label={t('passwordReset.confirmPassword')}
+                />
+                <Button type="submit" size="md" loading={busy}>
+                  {t('passwordReset.savePassword')}
+                </Button>
+              </Stack>
+            </form>
+          ) : null}
 
-              {step === 'password' ? (
-                <form onSubmit={submitPassword} noValidate>
-                  <Stack gap="md">
-                    <PasswordInput
-                      {...passwordField('newPassword')}
-                      label={t('passwordReset.newPassword')}
-                      description={t('passwordReset.hint')}
-                    />
-                    <PasswordInput
-                      {...passwordField('confirmPassword')}
-                      label={t('passwordReset.confirmPassword')}
-                    />
-                    <Button type="submit" size="md" loading={busy}>
-                      {t('passwordReset.savePassword')}
-                    </Button>
-                  </Stack>
-                </form>
-              ) : null}
-
-              <Anchor component={Link} to="/login" size="sm" ta="center">
-                {t('passwordReset.backToLogin')}
-              </Anchor>
-            </Stack>
-          )}
-        </Card>
-      </Center>
-    </Box>
+          <Anchor component={Link} to="/login" size="sm" ta="center">
+            {t('passwordReset.backToLogin')}
+          </Anchor>
+        </Stack>
+      )}
+    </PublicPageFrame>
   );
 }

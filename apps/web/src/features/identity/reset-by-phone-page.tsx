@@ -7,30 +7,23 @@ import {
   phoneResetMessages,
 } from '@app/contracts';
 import {
-  Alert,
   Anchor,
-  Box,
   Button,
-  Card,
-  Center,
-  Group,
   PasswordInput,
   PinInput,
   Stack,
   Stepper,
   Text,
   TextInput,
-  ThemeIcon,
   Title,
 } from '@mantine/core';
-import { IconAlertCircle, IconCircleCheck, IconLock, IconPhone } from '@tabler/icons-react';
+import { IconLock, IconPhone } from '@tabler/icons-react';
 import { Link, Navigate, useNavigate, useParams } from '@tanstack/react-router';
 import type { TFunction } from 'i18next';
 import { type FormEvent, useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { BrandMark } from '../../shared/brand-mark';
 import { errorText } from '../../shared/i18n';
-import { LanguageSwitch } from '../../shared/language-switch';
+import { FlowDone, FlowMessages, PublicPageFrame } from '../../shared/public-page';
 import { usePageTitle } from '../../shared/use-page-title';
 import {
   confirmPhoneReset,
@@ -192,141 +185,121 @@ export function ResetByPhonePage() {
   });
 
   return (
-    <Box mih="100vh" bg="var(--mantine-color-gray-0)" p={{ base: 'md', sm: 'xl' }}>
-      <Group justify="space-between" mb="xl">
-        <BrandMark />
-        <LanguageSwitch size="sm" />
-      </Group>
-      <Center>
-        <Card w={480} maw="100%" padding="xl" data-testid="reset-by-phone">
-          {step === 'successfully' ? (
-            <Stack align="center" ta="center" gap="md" py="md">
-              <ThemeIcon size={72} radius={36} variant="light" aria-hidden>
-                <IconCircleCheck size={40} />
-              </ThemeIcon>
-              <Title order={1} fz={24} fw={650}>
-                {t('phoneReset.successTitle')}
-              </Title>
-              <Text c="dimmed">{t('phoneReset.successText')}</Text>
-              <Button component={Link} to="/login" size="md" onClick={() => phoneResetState.clear()}>
-                {t('phoneReset.signIn')}
-              </Button>
-            </Stack>
-          ) : (
-            <Stack gap="lg">
-              <Stack gap={4}>
-                <Title order={1} fz={24} fw={650}>
-                  {t('phoneReset.title')}
-                </Title>
-                <Text c="dimmed" size="sm">
-                  {t(`phoneReset.subtitle.${step}`, { phone: state.phone ?? '' })}
-                </Text>
+    <PublicPageFrame cardWidth={480} testId="reset-by-phone">
+      {step === 'successfully' ? (
+        <FlowDone
+          title={t('phoneReset.successTitle')}
+          text={t('phoneReset.successText')}
+          action={
+            <Button component={Link} to="/login" size="md" onClick={() => phoneResetState.clear()}>
+              {t('phoneReset.signIn')}
+            </Button>
+          }
+        />
+      ) : (
+        <Stack gap="lg">
+          <Stack gap={4}>
+            <Title order={1} fz={24} fw={650}>
+              {t('phoneReset.title')}
+            </Title>
+            <Text c="dimmed" size="sm">
+              {t(`phoneReset.subtitle.${step}`, { phone: state.phone ?? '' })}
+            </Text>
+          </Stack>
+          <Stepper active={steps.indexOf(step)} size="xs" allowNextStepsSelect={false}>
+            <Stepper.Step label={t('phoneReset.stepPhone')} />
+            <Stepper.Step label={t('phoneReset.stepCode')} />
+            <Stepper.Step label={t('phoneReset.stepPassword')} />
+          </Stepper>
+          <FlowMessages failure={failure && phoneErrorText(t, failure)} notice={notice} />
+
+          {step === 'phone' ? (
+            <form onSubmit={submitPhone} noValidate>
+              <Stack gap="md">
+                <TextInput
+                  label={t('phoneReset.phone')}
+                  placeholder={t('phoneReset.phonePlaceholder')}
+                  name="phone"
+                  type="tel"
+                  autoComplete="tel"
+                  size="md"
+                  leftSection={<IconPhone size={18} stroke={1.6} />}
+                  value={phone}
+                  onChange={(event) => setPhone(event.currentTarget.value)}
+                  error={errorOf('phone')}
+                  autoFocus
+                />
+                <Button type="submit" size="md" loading={busy}>
+                  {t('phoneReset.sendCode')}
+                </Button>
               </Stack>
-              <Stepper active={steps.indexOf(step)} size="xs" allowNextStepsSelect={false}>
-                <Stepper.Step label={t('phoneReset.stepPhone')} />
-                <Stepper.Step label={t('phoneReset.stepCode')} />
-                <Stepper.Step label={t('phoneReset.stepPassword')} />
-              </Stepper>
-              {failure ? (
-                <Alert color="red" variant="light" icon={<IconAlertCircle size={18} />} role="alert">
-                  {phoneErrorText(t, failure)}
-                </Alert>
-              ) : null}
-              {notice ? (
-                <Alert color="brand" variant="light" role="status">
-                  {notice}
-                </Alert>
-              ) : null}
+            </form>
+          ) : null}
 
-              {step === 'phone' ? (
-                <form onSubmit={submitPhone} noValidate>
-                  <Stack gap="md">
-                    <TextInput
-                      label={t('phoneReset.phone')}
-                      placeholder={t('phoneReset.phonePlaceholder')}
-                      name="phone"
-                      type="tel"
-                      autoComplete="tel"
-                      size="md"
-                      leftSection={<IconPhone size={18} stroke={1.6} />}
-                      value={phone}
-                      onChange={(event) => setPhone(event.currentTarget.value)}
-                      error={errorOf('phone')}
-                      autoFocus
-                    />
-                    <Button type="submit" size="md" loading={busy}>
-                      {t('phoneReset.sendCode')}
-                    </Button>
-                  </Stack>
-                </form>
-              ) : null}
+          {step === 'otp-verification' ? (
+            <form onSubmit={submitCode} noValidate>
+              <Stack gap="md" align="center">
+                <PinInput
+                  length={phoneResetLimits.codeLength}
+                  type="number"
+                  oneTimeCode
+                  size="lg"
+                  value={code}
+                  onChange={setCode}
+                  error={Boolean(fieldError.code)}
+                  aria-label={t('phoneReset.code')}
+                  data-testid="otp-input"
+                  autoFocus
+                />
+                {fieldError.code ? (
+                  <Text c="red" size="sm">
+                    {errorOf('code')}
+                  </Text>
+                ) : null}
+                <Button type="submit" size="md" loading={busy} fullWidth>
+                  {t('phoneReset.verify')}
+                </Button>
+                <Button
+                  variant="subtle"
+                  disabled={secondsLeft > 0 || busy}
+                  onClick={() => {
+                    begin({});
+                    if (state.phone) void sendCode(state.phone, true);
+                  }}
+                  data-testid="resend-code"
+                >
+                  {secondsLeft > 0
+                    ? t('phoneReset.resendIn', { seconds: secondsLeft })
+                    : t('phoneReset.resend')}
+                </Button>
+              </Stack>
+            </form>
+          ) : null}
 
-              {step === 'otp-verification' ? (
-                <form onSubmit={submitCode} noValidate>
-                  <Stack gap="md" align="center">
-                    <PinInput
-                      length={phoneResetLimits.codeLength}
-                      type="number"
-                      oneTimeCode
-                      size="lg"
-                      value={code}
-                      onChange={setCode}
-                      error={Boolean(fieldError.code)}
-                      aria-label={t('phoneReset.code')}
-                      data-testid="otp-input"
-                      autoFocus
-                    />
-                    {fieldError.code ? (
-                      <Text c="red" size="sm">
-                        {errorOf('code')}
-                      </Text>
-                    ) : null}
-                    <Button type="submit" size="md" loading={busy} fullWidth>
-                      {t('phoneReset.verify')}
-                    </Button>
-                    <Button
-                      variant="subtle"
-                      disabled={secondsLeft > 0 || busy}
-                      onClick={() => {
-                        begin({});
-                        if (state.phone) void sendCode(state.phone, true);
-                      }}
-                      data-testid="resend-code"
-                    >
-                      {secondsLeft > 0
-                        ? t('phoneReset.resendIn', { seconds: secondsLeft })
-                        : t('phoneReset.resend')}
-                    </Button>
-                  </Stack>
-                </form>
-              ) : null}
+          {step === 'change-password' ? (
+            <form onSubmit={submitPassword} noValidate>
+              <Stack gap="md">
+                <PasswordInput
+                  {...passwordField('newPassword')}
+                  label={t('phoneReset.newPassword')}
+                  description={t('phoneReset.hint')}
+                />
+                <PasswordInput
+                  {...passwordField('confirmPassword')}
+                  label={t('phoneReset.confirmPassword')}
+                />
+                <Button type="submit" size="md" loading={busy}>
+                  {t('phoneReset.savePassword')}
+                </Button>
+              </Stack>
+            </form>
+          ) : null}
 
-              {step === 'change-password' ? (
-                <form onSubmit={submitPassword} noValidate>
-                  <Stack gap="md">
-                    <PasswordInput
-                      {...passwordField('newPassword')}
-                      label={t('phoneReset.newPassword')}
-                      description={t('phoneReset.hint')}
-                    />
-                    <PasswordInput
-                      {...passwordField('confirmPassword')}
-                      label={t('phoneReset.confirmPassword')}
-                    />
-                    <Button type="submit" size="md" loading={busy}>
-                      {t('phoneReset.savePassword')}
-                    </Button>
-                  </Stack>
-                </form>
-              ) : null}
-
-              <Anchor component={Link} to="/login" size="sm" ta="center">
-                {t('phoneReset.backToLogin')}
-              </Anchor>
-            </Stack>
-          )}
-        </Card>
-      </Center>
-    </Box>
+          <Anchor component={Link} to="/login" size="sm" ta="center">
+            {t('phoneReset.backToLogin')}
+          </Anchor>
+        </Stack>
+      )}
+    </PublicPageFrame>
   );
 }

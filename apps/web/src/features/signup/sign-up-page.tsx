@@ -5,27 +5,12 @@ import {
   type SubscriptionPackage,
   signupErrorMessages,
 } from '@app/contracts';
-import {
-  Alert,
-  Anchor,
-  Box,
-  Button,
-  Card,
-  Center,
-  Group,
-  Stack,
-  Stepper,
-  Text,
-  ThemeIcon,
-  Title,
-} from '@mantine/core';
-import { IconAlertCircle, IconCircleCheck } from '@tabler/icons-react';
+import { Anchor, Button, Stack, Stepper, Text, Title } from '@mantine/core';
 import { Link, useNavigate } from '@tanstack/react-router';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { landingPathFor } from '../../app/route-guard';
-import { BrandMark } from '../../shared/brand-mark';
-import { LanguageSwitch } from '../../shared/language-switch';
+import { FlowDone, FlowMessages, PublicPageFrame } from '../../shared/public-page';
 import { getSession } from '../../shared/session';
 import { useCountdown } from '../../shared/use-countdown';
 import { usePageTitle } from '../../shared/use-page-title';
@@ -140,117 +125,97 @@ export function SignUpPage() {
       : t(`signup.${step}.subtitle`);
 
   return (
-    <Box mih="100vh" bg="var(--mantine-color-gray-0)" p={{ base: 'md', sm: 'xl' }}>
-      <Group justify="space-between" mb="xl">
-        <BrandMark />
-        <LanguageSwitch size="sm" />
-      </Group>
-      <Center>
-        <Card w={780} maw="100%" padding="xl" data-testid="sign-up">
-          <Stack gap="lg">
-            <Stepper active={steps.indexOf(step)} size="xs" iconSize={28} allowNextStepsSelect={false}>
-              {steps.map((name) => (
-                <Stepper.Step key={name} label={t(`signup.steps.${name}`)} />
-              ))}
-            </Stepper>
-            {step === 'done' ? (
-              <Stack align="center" ta="center" gap="md" py="md">
-                <ThemeIcon size={72} radius={36} variant="light" aria-hidden>
-                  <IconCircleCheck size={40} />
-                </ThemeIcon>
-                <Title order={1} fz={24} fw={650}>
-                  {t('signup.done.title')}
-                </Title>
-                <Text c="dimmed">{t('signup.done.subtitle')}</Text>
-                <Button size="md" onClick={() => void enterApp()}>
-                  {t('signup.done.enter')}
-                </Button>
-              </Stack>
-            ) : (
-              <>
-                <Stack gap={4}>
-                  <Title order={1} fz={24} fw={650}>
-                    {t(`signup.${step}.title`)}
-                  </Title>
-                  <Text c="dimmed" size="sm">
-                    {subtitle}
-                  </Text>
-                </Stack>
-                {failure ? (
-                  <Alert color="red" variant="light" icon={<IconAlertCircle size={18} />} role="alert">
-                    {signupFailureText(t, failure)}
-                  </Alert>
-                ) : null}
-                {notice ? (
-                  <Alert color="brand" variant="light" role="status">
-                    {notice}
-                  </Alert>
-                ) : null}
-                {step === 'account' ? (
-                  <AccountStep
-                    values={account}
-                    onChange={(values) => {
-                      setAccountErrors({});
-                      setAccount(values);
-                    }}
-                    serverErrors={accountErrors}
-                    busy={busy}
-                    onSubmit={(body) => void sendAccount(body)}
-                  />
-                ) : null}
-                {step === 'code' ? (
-                  <CodeStep
-                    busy={busy}
-                    secondsLeft={secondsLeft}
-                    onVerify={(code) => void verify(code)}
-                    onResend={() => void resend()}
-                  />
-                ) : null}
-                {step === 'store' ? (
-                  <StoreStep
-                    values={storeValues}
-                    onChange={setStoreValues}
-                    onNext={(checked) => {
-                      setStore(checked);
-                      go('waba');
-                    }}
-                  />
-                ) : null}
-                {step === 'waba' ? (
-                  <WabaStep
-                    phone={wabaPhone}
-                    serverError={wabaError}
-                    onChange={(phone) => {
-                      setWabaError(undefined);
-                      setWabaPhone(phone);
-                    }}
-                    onBack={() => go('store')}
-                    onNext={(chosen) => {
-                      setWaba(chosen);
-                      go('subscription');
-                    }}
-                  />
-                ) : null}
-                {step === 'subscription' ? (
-                  <SubscriptionStep
-                    value={plan}
-                    busy={busy}
-                    onChange={setPlan}
-                    onBack={() => go('waba')}
-                    onFinish={() => void finish()}
-                  />
-                ) : null}
-                <Text size="sm" ta="center">
-                  {t('signup.haveAccount')}{' '}
-                  <Anchor component={Link} to="/login">
-                    {t('signup.signIn')}
-                  </Anchor>
-                </Text>
-              </>
-            )}
-          </Stack>
-        </Card>
-      </Center>
-    </Box>
+    <PublicPageFrame cardWidth={780} testId="sign-up">
+      <Stack gap="lg">
+        <Stepper active={steps.indexOf(step)} size="xs" iconSize={28} allowNextStepsSelect={false}>
+          {steps.map((name) => (
+            <Stepper.Step key={name} label={t(`signup.steps.${name}`)} />
+          ))}
+        </Stepper>
+        {step === 'done' ? (
+          <FlowDone
+            title={t('signup.done.title')}
+            text={t('signup.done.subtitle')}
+            action={
+              <Button size="md" onClick={() => void enterApp()}>
+                {t('signup.done.enter')}
+              </Button>
+            }
+          />
+        ) : (
+          <>
+            <Stack gap={4}>
+              <Title order={1} fz={24} fw={650}>
+                {t(`signup.${step}.title`)}
+              </Title>
+              <Text c="dimmed" size="sm">
+                {subtitle}
+              </Text>
+            </Stack>
+            <FlowMessages failure={failure && signupFailureText(t, failure)} notice={notice} />
+            {step === 'account' ? (
+              <AccountStep
+                values={account}
+                onChange={(values) => {
+                  setAccountErrors({});
+                  setAccount(values);
+                }}
+                serverErrors={accountErrors}
+                busy={busy}
+                onSubmit={(body) => void sendAccount(body)}
+              />
+            ) : null}
+            {step === 'code' ? (
+              <CodeStep
+                busy={busy}
+                secondsLeft={secondsLeft}
+                onVerify={(code) => void verify(code)}
+                onResend={() => void resend()}
+              />
+            ) : null}
+            {step === 'store' ? (
+              <StoreStep
+                values={storeValues}
+                onChange={setStoreValues}
+                onNext={(checked) => {
+                  setStore(checked);
+                  go('waba');
+                }}
+              />
+            ) : null}
+            {step === 'waba' ? (
+              <WabaStep
+                phone={wabaPhone}
+                serverError={wabaError}
+                onChange={(phone) => {
+                  setWabaError(undefined);
+                  setWabaPhone(phone);
+                }}
+                onBack={() => go('store')}
+                onNext={(chosen) => {
+                  setWaba(chosen);
+                  go('subscription');
+                }}
+              />
+            ) : null}
+            {step === 'subscription' ? (
+              <SubscriptionStep
+                value={plan}
+                busy={busy}
+                onChange={setPlan}
+                onBack={() => go('waba')}
+                onFinish={() => void finish()}
+              />
+            ) : null}
+            <Text size="sm" ta="center">
+              {t('signup.haveAccount')}{' '}
+              <Anchor component={Link} to="/login">
+                {t('signup.signIn')}
+              </Anchor>
+            </Text>
+          </>
+        )}
+      </Stack>
+    </PublicPageFrame>
   );
 }
