@@ -278,6 +278,10 @@ async function measure(options: {
       console.log(
         `  ${added.length} more conversations for ingest opened in ${((performance.now() - t) / 1000).toFixed(1)} s`,
       );
+    // Assigned like the latency run's, so each message reaches one agent as in the bare
+    // pipeline (an unassigned chat's message goes to every agent who sees the queue).
+    if (added.length > 0 && !bare && options.ownerToken)
+      await assignConversations(options.agentUrl, options.ownerToken, runTag, added, agentIds);
     if (!bare)
       await settle(Math.max(0, visitorChatLimits.windowMs + 1000 - (performance.now() - latencyEnded)));
     cpu = cpuMsOf(options.serverPids);

@@ -66,11 +66,6 @@ export async function findRoomWithExternalId(
   return row;
 }
 
-export async function insertRoom(db: Executor, values: typeof chatRooms.$inferInsert): Promise<ChatRoomRow> {
-  const [row] = await db.insert(chatRooms).values(values).returning();
-  return row;
-}
-
 /** Moves the room to its newest ticket and activity; the time never goes backwards. */
 export async function touchRoom(
   db: Executor,

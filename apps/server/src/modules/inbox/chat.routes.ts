@@ -7,6 +7,7 @@ import {
 } from '@app/contracts';
 import { z } from 'zod';
 import type { App } from '../../platform/http/app';
+import { presented } from '../../platform/http/presented-response';
 import { callerOf, permission } from '../../platform/http/route-access';
 import { inboxRouteErrors } from './chat-room.routes';
 import type { ChatRoomService } from './chat-room.service';
@@ -34,7 +35,7 @@ export function registerChatRoutes(
         tags: ['inbox'],
         security,
         querystring: chatPageQuery,
-        response: { 200: chatPageResponse, ...inboxRouteErrors },
+        response: { 200: presented(chatPageResponse), ...inboxRouteErrors },
       },
       config: { access: permission('CUSTOMER_SERVICE_INBOX') },
     },

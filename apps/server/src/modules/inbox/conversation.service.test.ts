@@ -190,6 +190,58 @@ describe('receiveInbound', () => {
     expect(third).toMatchObject({ duplicate: true, message: { id: one.message.id } });
   });
 
+  it('answers one message when two customers bring the same provider id at once', async () => {
+    const [one, two] = await Promise.all([
+      kit.inbound(kit.whatsapp, {
+        externalId: '6281111000011',
+        providerMessageId: 'wamid.shared-1',
+        text: 'X',
+      }),
+      kit.inbound(kit.whatsapp, {
+        externalId: '6281111000012',
+        providerMessageId: 'wamid.shared-1',
+        text: 'Y',
+      }),
+    ]);
+    expect(one.message.id).toBe(two.message.id);
+    expect([one.duplicate, two.duplicate].sort()).toEqual([false, true]);
+    expect(
+      await count('select count(*) from messages where provider_message_id = $1', ['wamid.shared-1']),
+    ).toBe(1);
+  });
+
+  it("fills a returning customer's blank phone, e-mail and notes and never overwrites them", async () => {
+    const first = await kit.inbound(kit.telegram, {
+      externalId: 'tg-blanks-1',
+      customer: { externalId: 'tg-blanks-1', name: 'Budi', phone: '', email: 'budi@contoh.id' },
+    });
+    const contactOf = async () => {
+      const [row] = await kit.server.database.query<{
+        phone: string | null;
+        email: string;
+        notes: string | null;
+      }>(
+        'select c.phone, c.email, c.notes from contacts c join chat_rooms r on r.contact_id = c.id where r.id = $1',
+        [first.roomId],
+      );
+      return row;
+    };
+    expect(await contactOf()).toEqual({ phone: '', email: 'budi@contoh.id', notes: null });
+    const second = await kit.inbound(kit.telegram, {
+      externalId: 'tg-blanks-1',
+      customer: {
+        externalId: 'tg-blanks-1',
+        name: 'Budi Santoso',
+        phone: '+628123',
+        email: 'lain@contoh.id',
+        notes: 'Kota: Bandung',
+      },
+    });
+    expect(second.roomId).toBe(first.roomId);
+    expect(await contactOf()).toEqual({ phone: '+628123', email: 'budi@contoh.id', notes: 'Kota: Bandung' });
+    expect(second.message.sender.name).toBe('Budi');
+  });
+
   it('opens a new ticket in the same room once the last one is closed', async () => {
     const first = await kit.inbound(kit.whatsapp, { externalId: '6281111000006' });
     const closed = await kit.server.request('PUT', '/api/csp/chatRoom/status', {

@@ -1,62 +1,32 @@
-import {
-  channels,
-  chatExpiryMs,
-  type MessageView,
-  type SendMessageBody,
-  type TicketSummary,
-} from '@app/contracts';
-import type { Database, Executor } from '../../db/client';
+import type { MessageView, SendMessageBody, TicketSummary } from '@app/contracts';
+import type { Database } from '../../db/client';
 import { withTenant } from '../../db/tenant';
+import { appendEvents, type NewEvent } from '../../platform/events/outbox';
 import type { AuthContext } from '../../platform/http/authentication';
 import { notFound } from '../../platform/http/http-errors';
 import type { ChannelRegistry } from '../channels/channel-adapter';
-import {
-  type ContactRow,
-  createContactWithIdentity,
-  fillContactBlanks,
-  findContact,
-  findIdentity,
-} from '../contacts/contact.repository';
 import type { AttachmentStore, StoredAttachment } from './attachment-store';
+import { findRoom, findRoomOfIdentity } from './chat-room.repository';
+import { type InboundCustomer, storeInboundMessage } from './inbound.repository';
 import {
-  findChannelAccount,
-  findRoom,
-  findRoomOfIdentity,
-  insertRoom,
-  lockCustomer,
-  touchRoom,
-} from './chat-room.repository';
-import {
-  emitCountsChanged,
-  emitMessageCreated,
+  countsEvent,
   emitMessageUpdated,
-  emitTicketEvent,
   emitTyping,
+  messageCreatedEvent,
+  ticketEvent,
 } from './inbox.realtime';
-import {
-  advanceByProviderId,
-  advanceRoomUpTo,
-  findByClientMessageId,
-  findByProviderId,
-  insertMessage,
-} from './message.repository';
+import { advanceByProviderId, advanceRoomUpTo } from './message.repository';
 import { MessageDeliveryService } from './message-delivery.service';
 import { messageView } from './message-view';
 import { OutboundMessageService } from './outbound-message.service';
 import { type MessageRow, presentTicket, previewOf, type TicketRow } from './ticket.presenter';
-import { applyInboundMessage, findOpenTicketOfRoom, findTicket, insertOpenTicket } from './ticket.repository';
+import { findOpenTicketOfRoom, findTicket } from './ticket.repository';
 
 /** What a channel adapter hands over for one customer message. */
 export interface InboundInput {
   clientId: string;
   channelAccountId: string;
-  customer: {
-    externalId: string;
-    name: string;
-    phone?: string | null;
-    email?: string | null;
-    notes?: string | null;
-  };
+  customer: InboundCustomer;
   /** The provider's id for the message: a repeat of it is a duplicate. */
   providerMessageId?: string | null;
   /** The sender's own id for the message (the widget's): a repeat of it is a duplicate. */
@@ -109,116 +79,41 @@ export class ConversationService {
    * One customer message, in one transaction: contact, identity, room and (when the room
    * has none open) a new ticket, the message, the ticket's preview and counters, and the
    * events. A repeated provider or client message id returns the first message unchanged.
+   * The rows are written by one SQL function (`storeInboundMessage`), so a message costs
+   * three round trips however much it changes: begin, the function with the events, commit.
    */
   async receiveInbound(input: InboundInput): Promise<InboundResult> {
     const sentAt = input.sentAt ?? new Date();
+    const attachments = input.attachments ?? [];
     return withTenant(this.db, input.clientId, async (tx) => {
-      const { clientId } = input;
-      const account = await findChannelAccount(tx, clientId, input.channelAccountId);
-      if (!account) throw notFound('Channel account not found');
-      await lockCustomer(tx, account.id, input.customer.externalId);
-
-      let identity = await findIdentity(tx, clientId, account.id, input.customer.externalId);
-      const repeat = await this.findInboundRepeat(tx, input, identity?.id);
-      if (repeat) return this.repeatResult(tx, repeat);
-
-      let contact: ContactRow | undefined;
-      if (identity) {
-        contact = await findContact(tx, clientId, identity.contactId);
-        if (contact) contact = await fillContactBlanks(tx, contact, input.customer);
-      }
-      if (!identity || !contact) {
-        ({ contact, identity } = await createContactWithIdentity(
-          tx,
-          clientId,
-          account.id,
-          input.customer.externalId,
-          input.customer,
-        ));
-      }
-      const room =
-        (await findRoomOfIdentity(tx, clientId, identity.id)) ??
-        (await insertRoom(tx, {
-          clientId,
-          channelAccountId: account.id,
-          channel: account.channel,
-          contactId: contact.id,
-          contactIdentityId: identity.id,
-          name: contact.name,
-          customerPhoneNumber: contact.phone,
-        }));
-
-      let ticket = await findOpenTicketOfRoom(tx, clientId, room.id);
-      let opened = false;
-      if (!ticket) {
-        ticket = await insertOpenTicket(tx, {
-          clientId,
-          roomId: room.id,
-          contactId: contact.id,
-          channelAccountId: account.id,
-          channel: account.channel,
-          customerName: contact.name,
-          customerPhone: contact.phone,
-          customerEmail: contact.email,
-          createdAt: sentAt,
-          lastMessageAt: sentAt,
-        });
-        opened = ticket !== undefined;
-        ticket ??= await findOpenTicketOfRoom(tx, clientId, room.id);
-        if (!ticket) throw new Error(`room ${room.id} has no open ticket after opening one`);
-      }
-
-      const attachments = input.attachments ?? [];
-      const inserted = await insertMessage(tx, {
-        clientId,
-        roomId: room.id,
-        ticketId: ticket.id,
-        channelAccountId: account.id,
-        kind: 'PublicMessage',
-        direction: 'INBOUND',
-        senderType: 'CUSTOMER',
-        senderId: identity.id,
-        senderName: contact.name,
-        senderRef: `identity:${identity.id}`,
-        text: input.text,
-        attachments,
-        status: 'DELIVERED',
+      const stored = await storeInboundMessage(tx, {
+        clientId: input.clientId,
+        channelAccountId: input.channelAccountId,
+        customer: input.customer,
         providerMessageId: input.providerMessageId ?? null,
         clientMessageId: input.clientMessageId ?? null,
-        createdAt: sentAt,
-        updatedAt: sentAt,
-      });
-      if (!inserted) {
-        // Only a provider id reused by another customer of the account can land here.
-        const first = await this.findInboundRepeat(tx, input, identity.id);
-        if (first) return this.repeatResult(tx, first);
-        throw new Error('inbound message was neither stored nor found');
-      }
-
-      const expiresAt = channels[account.channel].hasExpiryDate
-        ? new Date(sentAt.getTime() + chatExpiryMs)
-        : null;
-      const before = opened ? null : ticket;
-      ticket = await applyInboundMessage(tx, clientId, ticket.id, {
+        text: input.text,
+        attachments,
         preview: previewOf(input.text, attachments),
-        at: sentAt,
-        expiresAt,
+        sentAt,
       });
-      await touchRoom(tx, clientId, room.id, { currentTicketId: ticket.id, lastMessageAt: sentAt });
-
-      const message = await messageView(tx, this.attachments, inserted);
-      if (opened) {
-        await emitTicketEvent(tx, 'created', ticket);
-        await emitCountsChanged(tx, clientId, []);
-      }
-      await emitMessageCreated(tx, message, ticket, identity.id, before);
-      return {
+      if (stored.outcome === 'no_account') throw notFound('Channel account not found');
+      const message = await messageView(tx, this.attachments, stored.message);
+      const result: InboundResult = {
         message,
-        ticket: presentTicket(ticket),
-        duplicate: false,
-        contactIdentityId: identity.id,
-        roomId: room.id,
+        ticket: presentTicket(stored.ticket),
+        duplicate: stored.outcome === 'repeat',
+        contactIdentityId: stored.contactIdentityId,
+        roomId: stored.roomId,
       };
+      // A repeat writes nothing and announces nothing.
+      if (stored.outcome === 'repeat') return result;
+      const events: NewEvent[] = [];
+      if (stored.opened)
+        events.push(ticketEvent('created', stored.ticket), countsEvent(input.clientId, [], stored.counters));
+      events.push(messageCreatedEvent(message, stored.ticket, stored.contactIdentityId, stored.before));
+      await appendEvents(tx, events);
+      return result;
     });
   }
 
@@ -260,38 +155,5 @@ export class ConversationService {
       if (!ticket) return;
       await emitTyping(tx, ticket, { who: 'CUSTOMER', name: ticket.customerName, typing: input.typing });
     });
-  }
-
-  private async findInboundRepeat(
-    tx: Executor,
-    input: InboundInput,
-    identityId: string | undefined,
-  ): Promise<MessageRow | undefined> {
-    if (input.providerMessageId) {
-      const found = await findByProviderId(
-        tx,
-        input.clientId,
-        input.channelAccountId,
-        input.providerMessageId,
-      );
-      if (found) return found;
-    }
-    if (input.clientMessageId && identityId)
-      return findByClientMessageId(tx, input.clientId, `identity:${identityId}`, input.clientMessageId);
-    return undefined;
-  }
-
-  /** The first delivery's answer, for a repeat: nothing is written, nothing is announced. */
-  private async repeatResult(tx: Executor, first: MessageRow): Promise<InboundResult> {
-    const ticket = await findTicket(tx, first.clientId, first.ticketId);
-    const room = await findRoom(tx, first.clientId, first.roomId);
-    if (!ticket || !room) throw new Error(`message ${first.id} lost its ticket or room`);
-    return {
-      message: await messageView(tx, this.attachments, first),
-      ticket: presentTicket(ticket),
-      duplicate: true,
-      contactIdentityId: room.contactIdentityId,
-      roomId: room.id,
-    };
   }
 }

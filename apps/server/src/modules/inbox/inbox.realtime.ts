@@ -1,6 +1,6 @@
 import { inboxTopics, type MessageView } from '@app/contracts';
 import type { Executor } from '../../db/client';
-import { appendEvent, rooms } from '../../platform/events/outbox';
+import { appendEvent, type NewEvent, rooms } from '../../platform/events/outbox';
 import { ticketEventRooms } from './inbox.policy';
 import { type MessageRow, presentTicket, type TicketRow } from './ticket.presenter';
 import { readCounters } from './ticket.repository';
@@ -10,7 +10,7 @@ import { readCounters } from './ticket.repository';
  * caller's transaction, so sockets hear of a change only once it has committed.
  */
 
-type Before = { status: TicketRow['status']; assigneeId: string | null } | null | undefined;
+export type Before = { status: TicketRow['status']; assigneeId: string | null } | null | undefined;
 
 /** A public message also reaches the customer's widget; an internal note never does. */
 function messageRooms(
@@ -25,18 +25,22 @@ function messageRooms(
 }
 
 /** A ticket opened or changed: its rooms before and after hear it (`before` lets a list drop it). */
+export function ticketEvent(topic: 'created' | 'updated', ticket: TicketRow, before?: Before): NewEvent {
+  return {
+    clientId: ticket.clientId,
+    topic: topic === 'created' ? inboxTopics.ticketCreated : inboxTopics.ticketUpdated,
+    rooms: ticketEventRooms(ticket.clientId, ticket, before),
+    payload: { ticket: presentTicket(ticket), previousAssigneeId: before?.assigneeId ?? null },
+  };
+}
+
 export async function emitTicketEvent(
   tx: Executor,
   topic: 'created' | 'updated',
   ticket: TicketRow,
   before?: Before,
 ): Promise<void> {
-  await appendEvent(tx, {
-    clientId: ticket.clientId,
-    topic: topic === 'created' ? inboxTopics.ticketCreated : inboxTopics.ticketUpdated,
-    rooms: ticketEventRooms(ticket.clientId, ticket, before),
-    payload: { ticket: presentTicket(ticket), previousAssigneeId: before?.assigneeId ?? null },
-  });
+  await appendEvent(tx, ticketEvent(topic, ticket, before));
 }
 
 /**
@@ -55,7 +59,16 @@ export async function emitCountsChanged(
     'unassigned',
     ...assignees.map((id) => `user:${id}`),
   ]);
-  await appendEvent(tx, {
+  await appendEvent(tx, countsEvent(clientId, assignees, counters));
+}
+
+/** The counts event from counters already read (`all`, `unassigned`, `user:<id>`). */
+export function countsEvent(
+  clientId: string,
+  assignees: ReadonlyArray<string>,
+  counters: ReadonlyMap<string, number>,
+): NewEvent {
+  return {
     clientId,
     topic: inboxTopics.countsChanged,
     rooms: [rooms.client(clientId)],
@@ -64,10 +77,24 @@ export async function emitCountsChanged(
       unassigned: counters.get('unassigned') ?? 0,
       assignees: Object.fromEntries(assignees.map((id) => [id, counters.get(`user:${id}`) ?? 0])),
     },
-  });
+  };
 }
 
 /** A new message, with its ticket as it now is, so a list can move the row in one step. */
+export function messageCreatedEvent(
+  message: MessageView,
+  ticket: TicketRow,
+  contactIdentityId: string,
+  before?: Before,
+): NewEvent {
+  return {
+    clientId: ticket.clientId,
+    topic: inboxTopics.messageCreated,
+    rooms: messageRooms(ticket, message.kind, contactIdentityId, before),
+    payload: { message, ticket: presentTicket(ticket) },
+  };
+}
+
 export async function emitMessageCreated(
   tx: Executor,
   message: MessageView,
@@ -75,12 +102,7 @@ export async function emitMessageCreated(
   contactIdentityId: string,
   before?: Before,
 ): Promise<void> {
-  await appendEvent(tx, {
-    clientId: ticket.clientId,
-    topic: inboxTopics.messageCreated,
-    rooms: messageRooms(ticket, message.kind, contactIdentityId, before),
-    payload: { message, ticket: presentTicket(ticket) },
-  });
+  await appendEvent(tx, messageCreatedEvent(message, ticket, contactIdentityId, before));
 }
 
 /** A message's delivery state moved (or it failed, with the reason). */

@@ -27,26 +27,6 @@ export async function findMessage(
   return row;
 }
 
-/** The message a provider already gave this id on the channel account. */
-export async function findByProviderId(
-  db: Executor,
-  clientId: string,
-  channelAccountId: string,
-  providerMessageId: string,
-): Promise<MessageRow | undefined> {
-  const [row] = await db
-    .select()
-    .from(messages)
-    .where(
-      and(
-        eq(messages.clientId, clientId),
-        eq(messages.channelAccountId, channelAccountId),
-        eq(messages.providerMessageId, providerMessageId),
-      ),
-    );
-  return row;
-}
-
 /** The message this sender (`user:<id>`, `identity:<id>`) already sent with this key. */
 export async function findByClientMessageId(
   db: Executor,

@@ -1,5 +1,6 @@
 import { errorObject, inboxListQuery, ticketFilterQuery, ticketListResponse } from '@app/contracts';
 import type { App } from '../../platform/http/app';
+import { presented } from '../../platform/http/presented-response';
 import { callerOf, permission } from '../../platform/http/route-access';
 import { inboxScopeOf } from './inbox.policy';
 import { listDefaults, type TicketQueryService } from './ticket-query.service';
@@ -20,7 +21,7 @@ export function registerTicketListRoutes(app: App, tickets: TicketQueryService):
         tags: ['inbox'],
         security,
         querystring: inboxListQuery,
-        response: { 200: ticketListResponse, ...errors },
+        response: { 200: presented(ticketListResponse), ...errors },
       },
       config: { access: permission('CUSTOMER_SERVICE_INBOX') },
     },
@@ -34,7 +35,7 @@ export function registerTicketListRoutes(app: App, tickets: TicketQueryService):
         tags: ['ticket'],
         security,
         querystring: ticketFilterQuery,
-        response: { 200: ticketListResponse, ...errors },
+        response: { 200: presented(ticketListResponse), ...errors },
       },
       config: { access: permission('VIEW_FEATURE') },
     },

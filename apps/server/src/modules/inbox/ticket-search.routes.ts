@@ -1,5 +1,6 @@
 import { errorObject, searchResponse, ticketFilterQuery } from '@app/contracts';
 import type { App } from '../../platform/http/app';
+import { presented } from '../../platform/http/presented-response';
 import { callerOf, permission } from '../../platform/http/route-access';
 import { inboxScopeOf } from './inbox.policy';
 import type { TicketSearchService } from './ticket-search.service';
@@ -19,7 +20,7 @@ export function registerTicketSearchRoutes(app: App, search: TicketSearchService
         tags: ['ticket'],
         security,
         querystring: ticketFilterQuery,
-        response: { 200: searchResponse, ...errors },
+        response: { 200: presented(searchResponse), ...errors },
       },
       config: { access: permission('CUSTOMER_SERVICE_HISTORY') },
     },
@@ -33,7 +34,7 @@ export function registerTicketSearchRoutes(app: App, search: TicketSearchService
         tags: ['inbox'],
         security,
         body: ticketFilterQuery,
-        response: { 200: searchResponse, ...errors },
+        response: { 200: presented(searchResponse), ...errors },
       },
       config: { access: permission('CUSTOMER_SERVICE_HISTORY') },
     },

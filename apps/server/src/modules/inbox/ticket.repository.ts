@@ -98,34 +98,6 @@ export async function updateTicket(
   return row;
 }
 
-/**
- * A customer message reached the ticket: preview, activity and expiry move forward (never
- * back, should messages arrive out of order) and one more message is unread.
- */
-export async function applyInboundMessage(
-  db: Executor,
-  clientId: string,
-  ticketId: number,
-  message: { preview: string; at: Date; expiresAt: Date | null },
-): Promise<TicketRow> {
-  const at = sql`${message.at.toISOString()}::timestamptz`;
-  const [row] = await db
-    .update(tickets)
-    .set({
-      lastMessagePreview: sql`case when ${tickets.lastMessageAt} <= ${at} then ${message.preview} else ${tickets.lastMessagePreview} end`,
-      lastMessageAt: sql`greatest(${tickets.lastMessageAt}, ${at})`,
-      lastCustomerMessageAt: sql`greatest(${tickets.lastCustomerMessageAt}, ${at})`,
-      expiresAt: message.expiresAt
-        ? sql`greatest(${tickets.expiresAt}, ${message.expiresAt.toISOString()}::timestamptz)`
-        : tickets.expiresAt,
-      unreadCount: sql`${tickets.unreadCount} + 1`,
-      updatedAt: new Date(),
-    })
-    .where(and(eq(tickets.clientId, clientId), eq(tickets.id, ticketId)))
-    .returning();
-  return row;
-}
-
 /** An agent's public reply: it becomes the preview, and replying means the chat was read. */
 export async function applyOutboundMessage(
   db: Executor,

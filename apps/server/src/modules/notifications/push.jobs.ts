@@ -1,4 +1,10 @@
-import { eventTopics, inboxTopics, messageEventPayload, pushNotificationPayload } from '@app/contracts';
+import {
+  eventTopics,
+  inboxTopics,
+  messageView,
+  pushNotificationPayload,
+  ticketSummary,
+} from '@app/contracts';
 import { z } from 'zod';
 import type { OutboxRelay } from '../../platform/events/outbox-relay';
 import type { JobQueue } from '../../platform/jobs/job-queue';
@@ -8,7 +14,22 @@ export const planPushJob = 'notifications.plan-message-push';
 export const sendPushJob = 'notifications.send-push';
 export const dropSessionPushJob = 'notifications.drop-session-push';
 
-const messageJob = z.object({ clientId: z.string().uuid(), payload: messageEventPayload });
+/**
+ * What planning reads of each message event, and nothing more: a batch holds up to 100
+ * events, and checking every field of each would hold the event loop for tens of ms.
+ */
+const plannedMessage = z.object({
+  clientId: z.string().uuid(),
+  payload: z.object({
+    message: messageView.pick({ direction: true, kind: true, text: true }),
+    ticket: ticketSummary
+      .pick({ id: true, status: true, assigneeId: true, lastMessagePreview: true })
+      .extend({
+        customer: z.object({ name: z.string() }),
+      }),
+  }),
+});
+const messageJobs = z.object({ events: z.array(plannedMessage) });
 const sendJob = z.object({
   clientId: z.string().uuid(),
   subscriptionId: z.string().uuid(),
@@ -20,7 +41,7 @@ const sessionRevokedJob = z.object({
 });
 
 /**
- * Push's jobs, all after commit. A new message is planned once (who gets it), then each
+ * Push's jobs, all after commit. New messages are planned in batches (who gets each), then each
  * subscription is its own job, so a push service that is down (429, 5xx) is retried with
  * backoff without repeating the pushes that already went. A new chat needs no job of its
  * own: it always opens with the customer's first message, whose event carries the ticket.
@@ -35,16 +56,20 @@ export async function registerPushJobs(
     name: planPushJob,
     retryLimit: 3,
     handler: async (data) => {
-      const { clientId, payload } = messageJob.parse(data);
-      const deliveries = await push.planForMessage(clientId, payload.message, payload.ticket);
-      for (const delivery of deliveries) {
-        await queue.send(sendPushJob, { clientId, ...delivery });
-      }
+      const { events } = messageJobs.parse(data);
+      const deliveries = await push.planForMessages(
+        events.map(({ clientId, payload }) => ({
+          clientId,
+          message: payload.message,
+          ticket: payload.ticket,
+        })),
+      );
+      for (const delivery of deliveries) await queue.send(sendPushJob, delivery);
     },
   });
   // Every message is this topic's event; a push may wait for the relay's sweep (2 s), so
-  // messages are handed over in batches rather than one claim each.
-  relay.subscribe(inboxTopics.messageCreated, planPushJob, { immediate: false });
+  // messages are handed over in batches (one job for up to 100) rather than a job each.
+  relay.subscribe(inboxTopics.messageCreated, planPushJob, { immediate: false, batch: true });
 
   await queue.register({
     name: sendPushJob,

@@ -30,6 +30,12 @@ export interface PushServiceOptions {
 }
 
 /** One push waiting to go to one subscription. */
+/** What planning reads of a new message and its ticket. */
+type PlannedMessage = Pick<MessageView, 'direction' | 'kind' | 'text'>;
+type PlannedTicket = Pick<TicketSummary, 'id' | 'status' | 'assigneeId' | 'lastMessagePreview'> & {
+  customer: { name: string };
+};
+
 export interface PushDelivery {
   subscriptionId: string;
   notification: PushNotificationPayload;
@@ -104,28 +110,47 @@ export class PushService {
   }
 
   /**
-   * The pushes a new message calls for: only a customer's message, to the assignee or (for
-   * a chat nobody holds, such as a new one) the queue's watchers, one per live subscription.
+   * Who is pushed for a batch of new messages (the relay hands them over in batches): a
+   * customer's public message in an open chat goes to the assignee, or for an unassigned
+   * chat to those who watch the queue; one query per client finds every live subscription.
    */
-  async planForMessage(
-    clientId: string,
-    message: MessageView,
-    ticket: TicketSummary,
-  ): Promise<PushDelivery[]> {
-    if (message.direction !== 'INBOUND' || message.kind !== 'PublicMessage') return [];
-    if (ticket.status === 'CLOSED' || ticket.status === 'RESOLVED') return [];
-    const subscriptions = await withTenant(this.db, clientId, async (tx) => {
-      const recipients = ticket.assigneeId ? [ticket.assigneeId] : await findQueueWatchers(tx, clientId);
-      return findLiveSubscriptionsOfUsers(tx, clientId, recipients);
-    });
-    const preview = (ticket.lastMessagePreview || message.text).slice(0, pushLimits.previewMax);
-    const notification: PushNotificationPayload = {
-      title: ticket.customer.name,
-      body: preview,
-      url: `/customer-service/inbox-chatroom?ticketId=${ticket.id}`,
-      tag: `ticket-${ticket.id}`,
-    };
-    return subscriptions.map((subscription) => ({ subscriptionId: subscription.id, notification }));
+  async planForMessages(
+    messages: ReadonlyArray<{ clientId: string; message: PlannedMessage; ticket: PlannedTicket }>,
+  ): Promise<Array<PushDelivery & { clientId: string }>> {
+    const byClient = new Map<string, Array<{ message: PlannedMessage; ticket: PlannedTicket }>>();
+    for (const { clientId, message, ticket } of messages) {
+      if (message.direction !== 'INBOUND' || message.kind !== 'PublicMessage') continue;
+      if (ticket.status === 'CLOSED' || ticket.status === 'RESOLVED') continue;
+      const list = byClient.get(clientId) ?? [];
+      list.push({ message, ticket });
+      byClient.set(clientId, list);
+    }
+    const deliveries: Array<PushDelivery & { clientId: string }> = [];
+    for (const [clientId, list] of byClient) {
+      const { watchers, subscriptions } = await withTenant(this.db, clientId, async (tx) => {
+        const watchers = list.some(({ ticket }) => !ticket.assigneeId)
+          ? await findQueueWatchers(tx, clientId)
+          : [];
+        const assignees = list.flatMap(({ ticket }) => (ticket.assigneeId ? [ticket.assigneeId] : []));
+        const users = [...new Set([...watchers, ...assignees])];
+        return { watchers, subscriptions: await findLiveSubscriptionsOfUsers(tx, clientId, users) };
+      });
+      if (subscriptions.length === 0) continue;
+      for (const { message, ticket } of list) {
+        const recipients = new Set(ticket.assigneeId ? [ticket.assigneeId] : watchers);
+        const preview = (ticket.lastMessagePreview || message.text).slice(0, pushLimits.previewMax);
+        const notification: PushNotificationPayload = {
+          title: ticket.customer.name,
+          body: preview,
+          url: `/customer-service/inbox-chatroom?ticketId=${ticket.id}`,
+          tag: `ticket-${ticket.id}`,
+        };
+        for (const subscription of subscriptions)
+          if (recipients.has(subscription.userId))
+            deliveries.push({ clientId, subscriptionId: subscription.id, notification });
+      }
+    }
+    return deliveries;
   }
 
   /**

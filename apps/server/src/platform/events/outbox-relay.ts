@@ -20,6 +20,8 @@ export class OutboxRelay {
   private readonly subscriptions = new Map<string, string[]>();
   /** Topics relayed the moment they commit; the others wait for the timer's sweep. */
   private readonly immediateTopics = new Set<string>();
+  /** Queues that take a claimed batch's events of their topics as one job: `{ events: [...] }`. */
+  private readonly batchQueues = new Set<string>();
   private timer?: NodeJS.Timeout;
   private running = false;
   private again = false;
@@ -35,11 +37,13 @@ export class OutboxRelay {
    * Every event of the topic becomes a job on the queue, with the event as its data. With
    * `immediate: false` the topic waits for the timer's sweep (at most `intervalMs`): for
    * frequent events whose job can wait a moment, such as a push for each message, so the
-   * busiest topic does not cost a claim query per event.
+   * busiest topic does not cost a claim query per event. With `batch: true` the queue gets
+   * one job per claimed batch (up to 100 events), its data `{ events: [event, ...] }`.
    */
-  subscribe(topic: string, queueName: string, options: { immediate?: boolean } = {}): void {
+  subscribe(topic: string, queueName: string, options: { immediate?: boolean; batch?: boolean } = {}): void {
     this.subscriptions.set(topic, [...(this.subscriptions.get(topic) ?? []), queueName]);
     if (options.immediate ?? true) this.immediateTopics.add(topic);
+    if (options.batch) this.batchQueues.add(queueName);
   }
 
   async start(intervalMs = 2000): Promise<void> {
@@ -96,16 +100,21 @@ export class OutboxRelay {
     const claimed = result.rows as ClaimedEvent[];
     if (claimed.length === 0) return 0;
     claimed.sort((a, b) => (BigInt(a.id) < BigInt(b.id) ? -1 : 1));
+    const batches = new Map<string, object[]>();
     for (const event of claimed) {
       for (const queueName of this.subscriptions.get(event.topic) ?? []) {
-        await this.queue.send(queueName, {
+        const data = {
           eventId: event.id,
           clientId: event.client_id,
           topic: event.topic,
           payload: event.payload,
-        });
+        };
+        if (this.batchQueues.has(queueName))
+          batches.set(queueName, [...(batches.get(queueName) ?? []), data]);
+        else await this.queue.send(queueName, data);
       }
     }
+    for (const [queueName, events] of batches) await this.queue.send(queueName, { events });
     const ids = claimed.map((event) => event.id);
     await this.database.db.execute(
       sql`update outbox_events set relayed_at = now() where id = any(${sql.param(ids)}::bigint[])`,

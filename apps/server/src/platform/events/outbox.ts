@@ -25,10 +25,24 @@ const maxInlineNotification = 7000;
  * is announced by its id alone.
  */
 export async function appendEvent(tx: Executor, event: NewEvent): Promise<bigint> {
+  const [id] = await appendEvents(tx, [event]);
+  return id;
+}
+
+/**
+ * Several events of one change in one statement (a customer's first message opens a ticket,
+ * changes the counts and adds a message): written and announced in the order given.
+ */
+export async function appendEvents(tx: Executor, events: ReadonlyArray<NewEvent>): Promise<bigint[]> {
+  if (events.length === 0) return [];
   const result = (await tx.execute(sql`
-    with written as (
+    with given as (
+      select ordinality, value from jsonb_array_elements(${JSON.stringify(events)}::jsonb) with ordinality),
+    written as (
       insert into ${outboxEvents} (client_id, topic, rooms, payload)
-      values (${event.clientId}, ${event.topic}, ${sql.param(event.rooms)}::text[], ${JSON.stringify(event.payload)}::jsonb)
+      select (value->>'clientId')::uuid, value->>'topic',
+             array(select jsonb_array_elements_text(value->'rooms')), value->'payload'
+        from given order by ordinality
       returning id, client_id, topic, rooms, payload, created_at),
     announced as (
       select id, json_build_object('clientId', client_id, 'topic', topic, 'rooms', rooms, 'payload', payload,
@@ -36,8 +50,8 @@ export async function appendEvent(tx: Executor, event: NewEvent): Promise<bigint
         from written)
     select id::text as id,
            pg_notify(${eventChannel}, case when octet_length(inline) <= ${maxInlineNotification} then inline else id::text end)
-      from announced`)) as unknown as { rows: Array<{ id: string }> };
-  return BigInt(result.rows[0].id);
+      from announced order by id`)) as unknown as { rows: Array<{ id: string }> };
+  return result.rows.map((row) => BigInt(row.id));
 }
 
 /** Room names, so that every module spells them the same way. */

@@ -13,12 +13,12 @@ import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import {
   hasZodFastifySchemaValidationErrors,
   jsonSchemaTransform,
-  serializerCompiler,
   validatorCompiler,
   type ZodTypeProvider,
 } from 'fastify-type-provider-zod';
 import { type AccessTokens, type AuthContext, bearerToken } from './authentication';
 import { errorObject, forbidden, HttpError, unauthorized } from './http-errors';
+import { responseSerializerCompiler } from './presented-response';
 import './route-access';
 
 export type App = FastifyInstance<
@@ -33,6 +33,11 @@ export type App = FastifyInstance<
 export interface HttpAppConfig {
   BODY_LIMIT_BYTES: number;
   WEB_DIST?: string;
+  /**
+   * Check presented responses with zod too (see presented-response.ts). On under tests, so
+   * a presenter that drifts from its contract fails there; off otherwise.
+   */
+  checkPresentedResponses?: boolean;
 }
 
 /** Callbacks a module hands the platform (the platform never imports a module). */
@@ -80,7 +85,11 @@ export async function createHttpApp(
     requestIdHeader: 'x-request-id',
   }).withTypeProvider<ZodTypeProvider>();
   app.setValidatorCompiler(validatorCompiler);
-  app.setSerializerCompiler(serializerCompiler);
+  app.setSerializerCompiler(
+    responseSerializerCompiler({
+      trustPresented: !(config.checkPresentedResponses ?? Boolean(process.env.VITEST)),
+    }),
+  );
   app.decorateRequest('auth', null);
 
   // Every /api route must say what access it needs; a route that forgets cannot start.

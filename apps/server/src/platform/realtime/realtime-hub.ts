@@ -48,6 +48,7 @@ export class RealtimeHub {
   private readonly authorizers = new Map<string, RoomAuthorizer>();
   private readonly connectionRooms: ConnectionRooms[] = [];
   private readonly unsubscribe: () => void;
+  private readonly frames = new WeakMap<DeliveredEvent, string>();
 
   constructor(
     private readonly bus: EventBus,
@@ -144,13 +145,24 @@ export class RealtimeHub {
       connection.sent.delete(connection.sent.values().next().value as bigint);
     }
     if (event.cursor > connection.lastCursor) connection.lastCursor = event.cursor;
-    this.send(connection, {
-      type: 'event',
-      cursor: event.cursor.toString(),
-      topic: event.topic,
-      payload: event.payload,
-      at: event.createdAt.toISOString(),
-    });
+    if (connection.socket.readyState === connection.socket.OPEN) connection.socket.send(this.frameOf(event));
+  }
+
+  /** An event's frame is the same for every socket: it is serialised once. */
+  private frameOf(event: DeliveredEvent): string {
+    let frame = this.frames.get(event);
+    if (frame === undefined) {
+      const message: SocketServerMessage = {
+        type: 'event',
+        cursor: event.cursor.toString(),
+        topic: event.topic,
+        payload: event.payload,
+        at: event.createdAt.toISOString(),
+      };
+      frame = JSON.stringify(message);
+      this.frames.set(event, frame);
+    }
+    return frame;
   }
 
   private async onMessage(connection: Connection, raw: string): Promise<void> {

@@ -1,0 +1,101 @@
+import { channels, chatExpiryMs } from '@app/contracts';
+import { sql } from 'drizzle-orm';
+import type { Executor } from '../../db/client';
+import { rowFromJson } from '../../db/json-row';
+import { messages, tickets } from '../../db/schema';
+import type { StoredAttachment } from './attachment-store';
+import type { Before } from './inbox.realtime';
+import type { MessageRow, TicketRow } from './ticket.presenter';
+
+/** The channels whose chats expire 24 hours after the customer's last message. */
+const expiringChannels = Object.entries(channels)
+  .filter(([, channel]) => channel.hasExpiryDate)
+  .map(([code]) => code);
+const expiryInterval = `${chatExpiryMs / 1000} seconds`;
+
+/** The customer as the channel knows them; blank contact details are filled from it. */
+export interface InboundCustomer {
+  externalId: string;
+  name: string;
+  phone?: string | null;
+  email?: string | null;
+  notes?: string | null;
+}
+
+export interface InboundRowInput {
+  clientId: string;
+  channelAccountId: string;
+  customer: InboundCustomer;
+  providerMessageId: string | null;
+  clientMessageId: string | null;
+  text: string;
+  attachments: StoredAttachment[];
+  preview: string;
+  sentAt: Date;
+}
+
+interface Placed {
+  message: MessageRow;
+  ticket: TicketRow;
+  roomId: string;
+  contactIdentityId: string;
+}
+
+export type InboundOutcome =
+  | { outcome: 'no_account' }
+  | ({ outcome: 'repeat' } & Placed)
+  | ({
+      outcome: 'stored';
+      /** The message opened the ticket. */
+      opened: boolean;
+      /** The ticket's status and assignee before the message; null when it opened the ticket. */
+      before: Before;
+      /** The open-ticket counts (`all`, `unassigned`) after a ticket was opened. */
+      counters: Map<string, number>;
+    } & Placed);
+
+interface InboundJson {
+  outcome: 'no_account' | 'repeat' | 'stored';
+  message: Record<string, unknown>;
+  ticket: Record<string, unknown>;
+  room_id: string;
+  identity_id: string;
+  opened?: boolean;
+  before?: { status: TicketRow['status']; assignee_id: string | null } | null;
+  counters?: Record<string, number> | null;
+}
+
+/**
+ * Stores one customer message through `inbox_receive_inbound` (migration 0016): the
+ * account, the customer's lock, the identity, a repeat check, contact, room, open ticket,
+ * message, ticket and room updates, in one round trip inside the caller's transaction.
+ */
+export async function storeInboundMessage(tx: Executor, input: InboundRowInput): Promise<InboundOutcome> {
+  const { customer } = input;
+  const result = (await tx.execute(sql`
+    select inbox_receive_inbound(
+      ${input.clientId}::uuid, ${input.channelAccountId}::uuid, ${customer.externalId}, ${customer.name},
+      ${customer.phone ?? null}, ${customer.email ?? null}, ${customer.notes ?? null},
+      ${input.providerMessageId}, ${input.clientMessageId}, ${input.text},
+      ${JSON.stringify(input.attachments)}::jsonb, ${input.preview}, ${input.sentAt.toISOString()}::timestamptz,
+      ${sql.param(expiringChannels)}::text[], ${expiryInterval}::interval) as answer`)) as unknown as {
+    rows: Array<{ answer: InboundJson | string }>;
+  };
+  const raw = result.rows[0].answer;
+  const answer: InboundJson = typeof raw === 'string' ? JSON.parse(raw) : raw;
+  if (answer.outcome === 'no_account') return { outcome: 'no_account' };
+  const placed: Placed = {
+    message: rowFromJson(messages, answer.message),
+    ticket: rowFromJson(tickets, answer.ticket),
+    roomId: answer.room_id,
+    contactIdentityId: answer.identity_id,
+  };
+  if (answer.outcome === 'repeat') return { outcome: 'repeat', ...placed };
+  return {
+    outcome: 'stored',
+    ...placed,
+    opened: answer.opened === true,
+    before: answer.before ? { status: answer.before.status, assigneeId: answer.before.assignee_id } : null,
+    counters: new Map(Object.entries(answer.counters ?? {})),
+  };
+}
