@@ -1,6 +1,7 @@
 import type { MessageStatus } from '@app/contracts';
 import { and, asc, desc, eq, gt, inArray, lt, lte, sql } from 'drizzle-orm';
 import type { Executor } from '../../db/client';
+import { rawRowsOf, rowMapperOf } from '../../db/json-row';
 import { messages } from '../../db/schema';
 import type { MessageRow } from './ticket.presenter';
 
@@ -59,22 +60,29 @@ export async function pageOfRoom(
   page: { before?: number; after?: number; limit: number },
 ): Promise<{ rows: MessageRow[]; hasMore: boolean }> {
   const inRoom = and(eq(messages.clientId, clientId), eq(messages.roomId, roomId));
+  const toRow = rowMapperOf(messages);
   if (page.after !== undefined) {
-    const rows = await db
+    const raw = await rawRowsOf(
+      db,
+      db
+        .select()
+        .from(messages)
+        .where(and(inRoom, gt(messages.id, page.after)))
+        .orderBy(asc(messages.id))
+        .limit(page.limit + 1),
+    );
+    return { rows: raw.slice(0, page.limit).map(toRow), hasMore: raw.length > page.limit };
+  }
+  const raw = await rawRowsOf(
+    db,
+    db
       .select()
       .from(messages)
-      .where(and(inRoom, gt(messages.id, page.after)))
-      .orderBy(asc(messages.id))
-      .limit(page.limit + 1);
-    return { rows: rows.slice(0, page.limit), hasMore: rows.length > page.limit };
-  }
-  const rows = await db
-    .select()
-    .from(messages)
-    .where(page.before !== undefined ? and(inRoom, lt(messages.id, page.before)) : inRoom)
-    .orderBy(desc(messages.id))
-    .limit(page.limit + 1);
-  return { rows: rows.slice(0, page.limit).reverse(), hasMore: rows.length > page.limit };
+      .where(page.before !== undefined ? and(inRoom, lt(messages.id, page.before)) : inRoom)
+      .orderBy(desc(messages.id))
+      .limit(page.limit + 1),
+  );
+  return { rows: raw.slice(0, page.limit).reverse().map(toRow), hasMore: raw.length > page.limit };
 }
 
 /** Text and sender of the quoted messages, by id. */

@@ -2,6 +2,7 @@ import type { TicketFilterQuery, TicketStatus } from '@app/contracts';
 import { and, eq, getTableColumns, gte, inArray, lte, or, type SQL, sql } from 'drizzle-orm';
 import { unionAll } from 'drizzle-orm/pg-core';
 import type { Executor } from '../../db/client';
+import { rawRowsOf, rowMapperOf } from '../../db/json-row';
 import { messages, ticketCounters, ticketSearch, tickets } from '../../db/schema';
 import type { InboxScope } from './inbox.policy';
 import type { TicketRow } from './ticket.presenter';
@@ -253,12 +254,16 @@ export async function findTicketPage(tx: Executor, request: TicketPageRequest): 
       .orderBy(...pageOrder(sort))
       .limit(limit);
   const [first, second, ...rest] = branches.map(query);
-  const rows = second
-    ? await unionAll(first, second, ...rest)
-        .orderBy(...pageOrder(sort))
-        .limit(limit)
-    : await first;
-  return rows.map(({ sortKey, ...ticket }) => ({ ticket, sortKey }));
+  const raw = await rawRowsOf(
+    tx,
+    second
+      ? unionAll(first, second, ...rest)
+          .orderBy(...pageOrder(sort))
+          .limit(limit)
+      : first,
+  );
+  const toTicket = rowMapperOf(tickets);
+  return raw.map((row) => ({ ticket: toTicket(row), sortKey: row.sort_key as string }));
 }
 
 /** The open-ticket counters the trigger keeps (migration 0004): all, unassigned, and the user's. */
