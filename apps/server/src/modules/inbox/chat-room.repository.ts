@@ -1,6 +1,7 @@
 import { and, eq, isNull, sql } from 'drizzle-orm';
 import type { Executor } from '../../db/client';
-import { channelAccounts, chatRooms, contactIdentities } from '../../db/schema';
+import { channelAccounts, chatRooms, contactIdentities, tickets } from '../../db/schema';
+import type { TicketRow } from './ticket.presenter';
 
 export type ChatRoomRow = typeof chatRooms.$inferSelect;
 export type ChannelAccountRow = typeof channelAccounts.$inferSelect;
@@ -41,6 +42,23 @@ export async function findRoom(db: Executor, clientId: string, roomId: string) {
     .from(chatRooms)
     .where(and(eq(chatRooms.clientId, clientId), eq(chatRooms.id, roomId)));
   return row as ChatRoomRow | undefined;
+}
+
+/** The room's current ticket, read with the room in one query (opening a room by its id). */
+export async function findCurrentTicketOfRoom(
+  db: Executor,
+  clientId: string,
+  roomId: string,
+): Promise<TicketRow | undefined> {
+  const [row] = await db
+    .select({ ticket: tickets })
+    .from(chatRooms)
+    .innerJoin(
+      tickets,
+      and(eq(tickets.clientId, chatRooms.clientId), eq(tickets.id, chatRooms.currentTicketId)),
+    )
+    .where(and(eq(chatRooms.clientId, clientId), eq(chatRooms.id, roomId)));
+  return row?.ticket;
 }
 
 /** The room of a contact identity (there is one per identity). */

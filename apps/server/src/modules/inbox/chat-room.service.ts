@@ -5,7 +5,7 @@ import type { AuthContext } from '../../platform/http/authentication';
 import { badRequest, notFound } from '../../platform/http/http-errors';
 import { findContact } from '../contacts/contact.repository';
 import type { AttachmentStore } from './attachment-store';
-import { findChannelAccount, findRoom } from './chat-room.repository';
+import { findChannelAccount, findCurrentTicketOfRoom } from './chat-room.repository';
 import { canSeeTicket, type InboxScope, inboxScopeOf } from './inbox.policy';
 import { findMessage, pageOfRoom } from './message.repository';
 import { messageView, messageViews } from './message-view';
@@ -90,10 +90,9 @@ export class ChatRoomService {
         if (query.roomId && query.roomId !== ticket.roomId) throw notFound();
         roomId = ticket.roomId;
       } else {
-        const room = await findRoom(tx, auth.clientId, query.roomId!);
-        if (!room?.currentTicketId) throw notFound();
-        await visibleTicket(tx, scope, room.currentTicketId);
-        roomId = room.id;
+        const ticket = await findCurrentTicketOfRoom(tx, auth.clientId, query.roomId!);
+        if (!ticket || !canSeeTicket(scope, ticket)) throw notFound();
+        roomId = ticket.roomId;
       }
       const page = await pageOfRoom(tx, auth.clientId, roomId, query);
       return {

@@ -69,6 +69,20 @@ describe('tab counts', () => {
     expect(delta(await countsOf('owner'), owner0)).toEqual({ mine: 0, unassigned: 0, all: 0 });
   });
 
+  it('come with a page that has no rows too (read apart from the page then)', async () => {
+    const empty = (
+      await server.request<TicketListResponse>(
+        'GET',
+        '/api/csp/chatRoom?pageSize=1&customerInfo=tidak-ada-xyz',
+        {
+          token: tokens.agent1,
+        },
+      )
+    ).body;
+    expect(empty.content).toEqual([]);
+    expect(empty.counts).toEqual(await countsOf('agent1'));
+  });
+
   it('are read from ticket_counters, not counted over tickets', async () => {
     const db = server.database.db;
     const allCounter = and(eq(ticketCounters.clientId, clientId), eq(ticketCounters.scope, 'all'));

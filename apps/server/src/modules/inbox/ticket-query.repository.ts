@@ -32,12 +32,22 @@ export interface TicketPageRequest {
   limit: number;
   /** Matching tickets past which a keyword counts as common (keywordIdCap unless a test says). */
   keywordIdCap?: number;
+  /** Read the tab counters in the same statement (on each row; a page without rows has none). */
+  withCounters?: boolean;
 }
 
 export interface TicketPageRow {
   ticket: TicketRow;
   /** The row's sort value as exact PostgreSQL text (microseconds kept) for the next cursor. */
   sortKey: string;
+  /** The tab counters, when the request asked for them. */
+  counters?: TicketCounters;
+}
+
+export interface TicketCounters {
+  all: number;
+  unassigned: number;
+  mine: number;
 }
 
 const storedStatuses: readonly TicketStatus[] = ['UNASSIGNED', 'ASSIGNED', 'CLOSED', 'RESOLVED'];
@@ -239,7 +249,15 @@ export async function findTicketPage(tx: Executor, request: TicketPageRequest): 
   if (after) {
     common.push(sql`(${sortColumn}, ${tickets.id}) < (${after.key}::timestamptz, ${after.id})`);
   }
-  const selection = { ...getTableColumns(tickets), sortKey: sql<string>`${sortColumn}::text`.as('sort_key') };
+  const selection = {
+    ...getTableColumns(tickets),
+    sortKey: sql<string>`${sortColumn}::text`.as('sort_key'),
+    // An uncorrelated subquery: PostgreSQL reads the counters once per branch, and the page
+    // costs one round trip fewer than reading them apart.
+    ...(request.withCounters
+      ? { counters: countersSubquery(scope.clientId, scope.userId).as('tab_counters') }
+      : {}),
+  };
   const query = (branch: Branch) =>
     tx
       .select(selection)
@@ -263,7 +281,22 @@ export async function findTicketPage(tx: Executor, request: TicketPageRequest): 
       : first,
   );
   const toTicket = rowMapperOf(tickets);
-  return raw.map((row) => ({ ticket: toTicket(row), sortKey: row.sort_key as string }));
+  return raw.map((row) => ({
+    ticket: toTicket(row),
+    sortKey: row.sort_key as string,
+    ...(request.withCounters ? { counters: row.tab_counters as TicketCounters } : {}),
+  }));
+}
+
+/** The counters as one json object `{ all, unassigned, mine }`, for a page's own statement. */
+function countersSubquery(clientId: string, userId: string) {
+  const mine = `user:${userId}`;
+  return sql<TicketCounters>`(select json_build_object(
+      'all', coalesce(sum(${ticketCounters.count}) filter (where ${ticketCounters.scope} = 'all'), 0),
+      'unassigned', coalesce(sum(${ticketCounters.count}) filter (where ${ticketCounters.scope} = 'unassigned'), 0),
+      'mine', coalesce(sum(${ticketCounters.count}) filter (where ${ticketCounters.scope} = ${mine}), 0))
+    from ${ticketCounters}
+    where ${ticketCounters.clientId} = ${clientId} and ${ticketCounters.scope} in ('all', 'unassigned', ${mine}))`;
 }
 
 /** The open-ticket counters the trigger keeps (migration 0004): all, unassigned, and the user's. */
@@ -271,7 +304,7 @@ export async function findTicketCounters(
   tx: Executor,
   clientId: string,
   userId: string,
-): Promise<{ all: number; unassigned: number; mine: number }> {
+): Promise<TicketCounters> {
   const mineScope = `user:${userId}`;
   const rows = await tx
     .select({ scope: ticketCounters.scope, count: ticketCounters.count })

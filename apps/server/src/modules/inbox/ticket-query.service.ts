@@ -8,6 +8,7 @@ import {
   findTicketCounters,
   findTicketPage,
   type KeysetPosition,
+  type TicketCounters,
   type TicketPageRow,
 } from './ticket-query.repository';
 
@@ -44,6 +45,8 @@ export function decodeCursor(cursor: string | undefined): KeysetPosition | null 
 export interface TicketPage {
   rows: TicketPageRow[];
   nextCursor: string | null;
+  /** The tab counters, when asked for and the page has rows. */
+  counters?: TicketCounters;
 }
 
 /**
@@ -70,8 +73,9 @@ export class TicketQueryService {
     defaultStatuses: readonly TicketStatus[],
   ): Promise<TicketListResponse> {
     return withTenant(this.db, scope.clientId, async (tx) => {
-      const page = await this.page(tx, scope, query, defaultStatuses);
-      const counts = tabCountsOf(scope, await findTicketCounters(tx, scope.clientId, scope.userId));
+      const page = await this.page(tx, scope, query, defaultStatuses, { withCounters: true });
+      const counters = page.counters ?? (await findTicketCounters(tx, scope.clientId, scope.userId));
+      const counts = tabCountsOf(scope, counters);
       return {
         content: page.rows.map((row) => presentTicket(row.ticket)),
         nextCursor: page.nextCursor,
@@ -93,6 +97,7 @@ export class TicketQueryService {
     scope: InboxScope,
     query: TicketFilterQuery,
     defaultStatuses: readonly TicketStatus[],
+    options: { withCounters?: boolean } = {},
   ): Promise<TicketPage> {
     const { sort, cursor, pageSize, ...filter } = query;
     const rows = await findTicketPage(tx, {
@@ -102,12 +107,15 @@ export class TicketQueryService {
       sort,
       after: decodeCursor(cursor),
       limit: pageSize + 1,
+      withCounters: options.withCounters,
     });
-    if (rows.length <= pageSize) return { rows, nextCursor: null };
+    const counters = rows[0]?.counters;
+    if (rows.length <= pageSize) return { rows, nextCursor: null, counters };
     const last = rows[pageSize - 1];
     return {
       rows: rows.slice(0, pageSize),
       nextCursor: encodeCursor({ key: last.sortKey, id: last.ticket.id }),
+      counters,
     };
   }
 }
