@@ -157,10 +157,14 @@ async function keywordCondition(tx: Executor, clientId: string, keyword: string,
   // The words carry no positions: a "quoted phrase" is looked up as its words, then
   // confirmed on the messages themselves.
   const wordsOnly = keyword.replaceAll('"', ' ');
-  const rows = (await tx.execute(
-    sql`select inbox_keyword_ticket_ids(${clientId}, ${wordsOnly}, ${namePattern}, ${phonePattern}, ${cap}) as id`,
-  )) as unknown as { rows: Array<{ id: string | number }> };
-  const ids = [...new Set(rows.rows.map((row) => Number(row.id)))];
+  // Past the cap only "common" comes back, not the cap's worth of ids.
+  const result = (await tx.execute(
+    sql`select case when count(*) > ${cap} then null else coalesce(array_agg(id), '{}') end as ids
+          from inbox_keyword_ticket_ids(${clientId}, ${wordsOnly}, ${namePattern}, ${phonePattern}, ${cap}) as id`,
+  )) as unknown as { rows: Array<{ ids: Array<string | number> | string | null }> };
+  const found = result.rows[0]?.ids ?? null;
+  const common = found === null;
+  const ids = common ? [] : [...new Set(parseIdArray(found).map(Number))];
   const phone = phonePattern ? sql` or ${tickets.customerPhone} like ${phonePattern}` : sql``;
   const customer = sql`lower(${tickets.customerName}) like ${namePattern}${phone}`;
   const phrase = keyword.includes('"')
@@ -170,12 +174,19 @@ async function keywordCondition(tx: Executor, clientId: string, keyword: string,
   // walk: as EXISTS inside an OR the planner may hash every ticket's words first.
   const matchesWords = sql`coalesce((select ${ticketSearch.words} @@ ${keywordQuery(wordsOnly)} from ${ticketSearch} where ${ticketSearch.ticketId} = ${tickets.id}), false)`;
   const words = sql`(${matchesWords}${phrase})`;
-  if (ids.length <= cap) {
+  if (!common) {
     if (ids.length === 0) return nothingMatches;
     const candidates = sql`${tickets.id} = any(${`{${ids.join(',')}}`}::bigint[])`;
     return phrase ? sql`(${candidates} and (${words} or ${customer}))` : candidates;
   }
   return sql`(${words} or ${customer})`;
+}
+
+/** A bigint[] as the driver gives it: an array, or PostgreSQL's text form `{1,2,3}`. */
+function parseIdArray(value: Array<string | number> | string): Array<string | number> {
+  if (Array.isArray(value)) return value;
+  const inner = value.replace(/^\{|\}$/g, '');
+  return inner ? inner.split(',') : [];
 }
 
 /** Customer info: an e-mail address, a phone number or a name, judged by what was typed. */
