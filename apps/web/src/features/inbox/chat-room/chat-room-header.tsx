@@ -9,6 +9,7 @@ import {
   IconUserShare,
 } from '@tabler/icons-react';
 import { useQuery } from '@tanstack/react-query';
+import { memo } from 'react';
 import { useTranslation } from 'react-i18next';
 import { initialsOf } from '../../../shared/display-format';
 import { ChannelBadge, PriorityLabel, StatusBadge } from '../shared/ticket-badges';
@@ -26,7 +27,8 @@ const priorityOrder: TicketPriority[] = [
  * The chat's header: who the customer is and where they write from, the chat's state,
  * priority and assignee, and the actions on the chat (for those who may act on it).
  */
-export function ChatRoomHeader(props: {
+// Memoized: the chat room re-renders on every page of messages, which changes nothing here.
+export const ChatRoomHeader = memo(function ChatRoomHeader(props: {
   detail: TicketDetailResponse;
   canAct: boolean;
   onBack: () => void;
@@ -189,4 +191,4 @@ export function ChatRoomHeader(props: {
       </Group>
     </div>
   );
-}
+});

@@ -1,9 +1,15 @@
-import { type ChannelCode, inboxTopics, type TicketDetailResponse, ticketEventPayload } from '@app/contracts';
+import {
+  type ChannelCode,
+  inboxTopics,
+  type TicketDetailResponse,
+  type TicketPriority,
+  ticketEventPayload,
+} from '@app/contracts';
 import { Button } from '@mantine/core';
 import { IconMessageOff } from '@tabler/icons-react';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useNavigate, useSearch } from '@tanstack/react-router';
-import { useCallback, useEffect, useMemo, useState } from 'react';
+import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { errorObjectOf } from '../../../shared/api-client';
 import { realtimeEvents } from '../../../shared/realtime-events';
@@ -22,9 +28,9 @@ import { Composer } from './composer';
 import { CustomerPanel } from './customer-panel';
 import { MessageList } from './message-list';
 import type { ChatMessage } from './message-timeline';
-import { TransferModal } from './transfer-modal';
+import { TransferModal, type TransferTarget } from './transfer-modal';
 import { useChatErrorText } from './use-chat-error-text';
-import { useChatTimeline } from './use-chat-timeline';
+import { type OutgoingDraft, useChatTimeline } from './use-chat-timeline';
 import { useCustomerTyping, useMarkRead, useTypingSender } from './use-room-presence';
 import { useTicketActions } from './use-ticket-actions';
 
@@ -122,6 +128,52 @@ function ChatRoom({ ticketId }: { ticketId: number }) {
   const onReply = useCallback((message: ChatMessage) => setQuoted(message), []);
   const onRetry = useCallback((message: ChatMessage) => timeline.retry(message), [timeline.retry]);
 
+  // The header, panel and modals are memoized (the room re-renders on every page of
+  // messages); their handlers stay the same functions and read the latest values here.
+  const latest = useRef({ actions, navigate, t });
+  latest.current = { actions, navigate, t };
+  const goToInbox = useCallback(() => void latest.current.navigate({ to: '/customer-service/inbox' }), []);
+  const onPriority = useCallback(
+    (priority: TicketPriority) => void latest.current.actions.setPriority(priority),
+    [],
+  );
+  const openTransfer = useCallback(() => setTransferOpen(true), []);
+  const closeTransfer = useCallback(() => setTransferOpen(false), []);
+  const onTransfer = useCallback((target: TransferTarget) => {
+    setTransferOpen(false);
+    void latest.current.actions.transfer(target);
+  }, []);
+  const onCategory = useCallback(
+    (categoryId: string | null) => void latest.current.actions.setCategory(categoryId),
+    [],
+  );
+  const onTags = useCallback((tags: string[]) => void latest.current.actions.setTags(tags), []);
+  const onSubject = useCallback(
+    (subject: string | null) => void latest.current.actions.setSubject(subject),
+    [],
+  );
+  const onOpenTicket = useCallback(
+    (id: number) =>
+      void latest.current.navigate({ to: '/customer-service/inbox-chatroom', search: { referenceId: id } }),
+    [],
+  );
+  const clearQuote = useCallback(() => setQuoted(null), []);
+  const send = timeline.send;
+  const onSend = useCallback(
+    (draft: OutgoingDraft) => void send(draft).then(() => setFollowSignal((value) => value + 1)),
+    [send],
+  );
+  const cancelClosing = useCallback(() => setClosing(null), []);
+  const onClosed = useCallback((status: ClosingStatus) => {
+    setClosing(null);
+    showSnackbar(
+      'bottom',
+      latest.current.t(status === 'RESOLVED' ? 'chatRoom.done.resolved' : 'chatRoom.done.closed'),
+      'success',
+    );
+    void latest.current.navigate({ to: '/customer-service/inbox' });
+  }, []);
+
   if (detail.isPending) return <ChatRoomSkeleton />;
   if (detail.isError || !ticket || !detail.data) {
     const error = errorObjectOf(detail.error);
@@ -154,9 +206,9 @@ function ChatRoom({ ticketId }: { ticketId: number }) {
           detail={detail.data}
           canAct={canReply}
           onlyResolve={onlyResolve}
-          onBack={() => navigate({ to: '/customer-service/inbox' })}
-          onPriority={(priority) => void actions.setPriority(priority)}
-          onTransfer={() => setTransferOpen(true)}
+          onBack={goToInbox}
+          onPriority={onPriority}
+          onTransfer={openTransfer}
           onCloseTicket={setClosing}
         />
         {expired ? <ExpiryBanner onlyResolve={onlyResolve} /> : null}
@@ -201,10 +253,8 @@ function ChatRoom({ ticketId }: { ticketId: number }) {
               (config?.isDisplayChatroomAttachment ?? false) && channelTakesFiles(ticket.mediaPlatform)
             }
             quoted={quoted}
-            onClearQuote={() => setQuoted(null)}
-            onSend={(draft) => {
-              void timeline.send(draft).then(() => setFollowSignal((value) => value + 1));
-            }}
+            onClearQuote={clearQuote}
+            onSend={onSend}
             onTyping={typing.touch}
             onStopTyping={typing.stop}
           />
@@ -217,12 +267,10 @@ function ChatRoom({ ticketId }: { ticketId: number }) {
         canEdit={canReply}
         language={language}
         timeZone={timeZone}
-        onCategory={(categoryId) => void actions.setCategory(categoryId)}
-        onTags={(tags) => void actions.setTags(tags)}
-        onSubject={(subject) => void actions.setSubject(subject)}
-        onOpenTicket={(id) =>
-          navigate({ to: '/customer-service/inbox-chatroom', search: { referenceId: id } })
-        }
+        onCategory={onCategory}
+        onTags={onTags}
+        onSubject={onSubject}
+        onOpenTicket={onOpenTicket}
       />
       <CloseTicketModal
         opened={closing !== null}
@@ -230,26 +278,15 @@ function ChatRoom({ ticketId }: { ticketId: number }) {
         onlyResolve={onlyResolve}
         ticketId={ticketId}
         otherActiveCount={detail.data.otherActiveTicketIds.length}
-        onClose={() => setClosing(null)}
-        onDone={(status) => {
-          setClosing(null);
-          showSnackbar(
-            'bottom',
-            t(status === 'RESOLVED' ? 'chatRoom.done.resolved' : 'chatRoom.done.closed'),
-            'success',
-          );
-          void navigate({ to: '/customer-service/inbox' });
-        }}
+        onClose={cancelClosing}
+        onDone={onClosed}
       />
       <TransferModal
         opened={transferOpen}
         currentAssigneeId={ticket.assigneeId}
         currentGroupId={ticket.groupId}
-        onClose={() => setTransferOpen(false)}
-        onSubmit={(target) => {
-          setTransferOpen(false);
-          void actions.transfer(target);
-        }}
+        onClose={closeTransfer}
+        onSubmit={onTransfer}
       />
     </div>
   );

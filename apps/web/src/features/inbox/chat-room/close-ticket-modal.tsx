@@ -1,7 +1,7 @@
 import { inboxLimits } from '@app/contracts';
 import { Alert, Button, Group, Modal, SegmentedControl, Stack, Text, Textarea } from '@mantine/core';
 import { IconAlertTriangle } from '@tabler/icons-react';
-import { useEffect, useState } from 'react';
+import { memo, useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { changeTicketStatus } from './chat-room.queries';
 import { useChatErrorText } from './use-chat-error-text';
@@ -13,7 +13,8 @@ export type ClosingStatus = 'CLOSED' | 'RESOLVED';
  * other active chats, a second step says so and closes them all (commerce: resolving a
  * number with several active chats closes all of them after confirmation).
  */
-export function CloseTicketModal(props: {
+// Memoized: the chat room re-renders on every page of messages, which changes nothing here.
+export const CloseTicketModal = memo(function CloseTicketModal(props: {
   opened: boolean;
   initialStatus: ClosingStatus;
   /** Facebook, Instagram and Telegram chats past 24 hours can only be resolved. */
@@ -139,4 +140,4 @@ export function CloseTicketModal(props: {
       )}
     </Modal>
   );
-}
+});

@@ -11,7 +11,7 @@ import {
   Tooltip,
 } from '@mantine/core';
 import { IconLock, IconMessage, IconPaperclip, IconSend } from '@tabler/icons-react';
-import { type KeyboardEvent, useEffect, useRef, useState } from 'react';
+import { type KeyboardEvent, memo, useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { textLimitOf } from './attachment-check';
 import classes from './chat-room.module.css';
@@ -38,7 +38,9 @@ export interface ComposerProps {
  * files checked against the channel's rules before they upload, and a quoted message.
  * Enter sends; Shift+Enter starts a new line.
  */
-export function Composer(props: ComposerProps) {
+// Memoized: the chat room re-renders on every page of messages, and the autosized text
+// area measures itself (a forced layout) on every render.
+export const Composer = memo(function Composer(props: ComposerProps) {
   const { channel, publicAllowed } = props;
   const { t } = useTranslation();
   const [text, setText] = useState('');
@@ -225,4 +227,4 @@ export function Composer(props: ComposerProps) {
       </div>
     </div>
   );
-}
+});

@@ -13,7 +13,7 @@ import {
 } from '@mantine/core';
 import { IconMail, IconNote, IconPhone } from '@tabler/icons-react';
 import { useQuery } from '@tanstack/react-query';
-import { type ReactNode, useEffect, useState } from 'react';
+import { memo, type ReactNode, useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { initialsOf } from '../../../shared/display-format';
 import { ChannelBadge, StatusBadge } from '../shared/ticket-badges';
@@ -92,7 +92,8 @@ function SubjectField(props: {
  * The right-hand panel: who the customer is, the channel account, the ticket's subject,
  * category and tags, and the contact's earlier tickets (each opens its own room).
  */
-export function CustomerPanel(props: {
+// Memoized: the chat room re-renders on every page of messages, which changes nothing here.
+export const CustomerPanel = memo(function CustomerPanel(props: {
   detail: TicketDetailResponse;
   canEdit: boolean;
   language: string;
@@ -219,4 +220,4 @@ export function CustomerPanel(props: {
       </Section>
     </aside>
   );
-}
+});

@@ -8,8 +8,8 @@ import {
   IconLock,
   IconRefresh,
 } from '@tabler/icons-react';
+import type { TFunction } from 'i18next';
 import { Fragment, memo } from 'react';
-import { useTranslation } from 'react-i18next';
 import { timeOf } from './chat-dates';
 import classes from './chat-room.module.css';
 import { MessageAttachments } from './message-attachments';
@@ -65,10 +65,12 @@ function StatusTick({ message, label }: { message: ChatMessage; label: string })
   );
 }
 
-export interface MessageBubbleProps {
-  message: ChatMessage;
-  /** Same sender as the message above, within a few minutes: the name is not repeated. */
-  grouped: boolean;
+/**
+ * What every bubble of the list shares: one object, built once per change of settings, so
+ * a memoized bubble re-renders only when its own message or grouping changes. `t` comes in
+ * here rather than through a hook per bubble: a fast scroll mounts bubbles every frame.
+ */
+export interface BubbleOptions {
   showAgentName: boolean;
   language: string;
   timeZone: string;
@@ -76,23 +78,22 @@ export interface MessageBubbleProps {
   onRetry: ((message: ChatMessage) => void) | null;
   /** False while the chat is expired: a public retry would be refused again. */
   canRetryPublic: boolean;
+  t: TFunction;
+}
+
+export interface MessageBubbleProps {
+  message: ChatMessage;
+  /** Same sender as the message above, within a few minutes: the name is not repeated. */
+  grouped: boolean;
+  options: BubbleOptions;
 }
 
 /**
  * One message: the customer's on the left, the team's on the right, internal notes in
  * yellow with their label, system lines centred. Failed sends say why and offer Retry.
  */
-export const MessageBubble = memo(function MessageBubble({
-  message,
-  grouped,
-  showAgentName,
-  language,
-  timeZone,
-  onReply,
-  onRetry,
-  canRetryPublic,
-}: MessageBubbleProps) {
-  const { t } = useTranslation();
+export const MessageBubble = memo(function MessageBubble({ message, grouped, options }: MessageBubbleProps) {
+  const { showAgentName, language, timeZone, onReply, onRetry, canRetryPublic, t } = options;
   if (message.sender.type === 'SYSTEM') {
     return (
       <div className={classes.system} data-testid="system-line">
@@ -119,22 +120,15 @@ export const MessageBubble = memo(function MessageBubble({
         data-kind={message.kind}
         data-direction={message.direction}
       >
+        {/* Plain elements with classes, not Text and Group: a fast scroll mounts bubbles every frame. */}
         {note ? (
-          <Group gap={4} mb={2} wrap="nowrap">
+          <div className={classes.noteHeader}>
             <IconLock size={12} color="#b08800" aria-hidden />
-            <Text size="xs" fw={600} c="#8a6d00">
-              {t('chatRoom.internalNote')}
-            </Text>
-            {!grouped ? (
-              <Text size="xs" c="dimmed" truncate>
-                · {message.sender.name}
-              </Text>
-            ) : null}
-          </Group>
+            <span className={classes.noteLabel}>{t('chatRoom.internalNote')}</span>
+            {!grouped ? <span className={classes.noteSender}>· {message.sender.name}</span> : null}
+          </div>
         ) : outbound && showAgentName && !grouped ? (
-          <Text size="xs" fw={600} c="brand.8" mb={2} truncate>
-            {message.sender.name}
-          </Text>
+          <div className={classes.senderName}>{message.sender.name}</div>
         ) : null}
         {message.quoted ? (
           <div className={classes.quote}>

@@ -1,11 +1,11 @@
 import { ActionIcon, Center, Indicator, Loader, Text, Tooltip } from '@mantine/core';
 import { IconArrowDown } from '@tabler/icons-react';
 import { useVirtualizer } from '@tanstack/react-virtual';
-import { useEffect, useLayoutEffect, useRef, useState } from 'react';
+import { memo, useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { dayKeyOf, dayLabelOf, relativeDayOf } from './chat-dates';
 import classes from './chat-room.module.css';
-import { MessageBubble } from './message-bubble';
+import { type BubbleOptions, MessageBubble } from './message-bubble';
 import type { ChatMessage } from './message-timeline';
 
 /** Messages of the same sender closer than this share one group (the name is shown once). */
@@ -38,6 +38,104 @@ function isGrouped(previous: ChatMessage | undefined, message: ChatMessage, same
     Date.parse(message.createdAt) - Date.parse(previous.createdAt) < groupWindowMs
   );
 }
+
+interface MessageRowProps {
+  message: ChatMessage;
+  previous: ChatMessage | undefined;
+  index: number;
+  start: number;
+  measureElement: (node: HTMLDivElement | null) => void;
+  options: BubbleOptions;
+}
+
+/**
+ * One row: the day separator when the day changes, then the bubble. Memoized so that a
+ * scroll step renders only the rows it mounts, and a prepended page or a measured row
+ * above only moves the others (their props differ by `index` and `start` alone).
+ */
+const MessageRow = memo(function MessageRow({
+  message,
+  previous,
+  index,
+  start,
+  measureElement,
+  options,
+}: MessageRowProps) {
+  const { timeZone, language, t } = options;
+  const day = dayOf(message, timeZone);
+  const sameDay = previous !== undefined && dayOf(previous, timeZone) === day;
+  const relative = sameDay ? null : relativeDayOf(day, timeZone);
+  const grouped = isGrouped(previous, message, sameDay);
+  return (
+    <div
+      data-index={index}
+      ref={measureElement}
+      className={classes.row}
+      style={{ transform: `translateY(${start}px)` }}
+    >
+      {sameDay ? null : (
+        <div className={classes.daySeparator}>
+          <span className={classes.dayLabel}>
+            {relative ? t(`chatRoom.day.${relative}`) : dayLabelOf(day, language)}
+          </span>
+        </div>
+      )}
+      <div className={grouped || !sameDay ? undefined : classes.rowGap}>
+        <MessageBubble message={message} grouped={grouped} options={options} />
+      </div>
+    </div>
+  );
+});
+
+/** The loader of older pages, or the start of the conversation, above the first row. */
+const ListTop = memo(function ListTop({ loading, atStart }: { loading: boolean; atStart: boolean }) {
+  const { t } = useTranslation();
+  return (
+    <div style={{ position: 'absolute', top: 0, left: 0, right: 0, height: topPadding }}>
+      <Center h="100%">
+        {loading ? (
+          <Loader size="xs" />
+        ) : atStart ? (
+          <Text size="xs" c="dimmed">
+            {t('chatRoom.conversationStart')}
+          </Text>
+        ) : null}
+      </Center>
+    </div>
+  );
+});
+
+/**
+ * The jump button with its count of missed messages. Memoized: while the agent scrolls
+ * up it stays on screen, and its tooltip and indicator are costly to render every frame.
+ */
+const JumpToLatest = memo(function JumpToLatest({
+  missedBelow,
+  onJump,
+}: {
+  missedBelow: number;
+  onJump: () => void;
+}) {
+  const { t } = useTranslation();
+  return (
+    <div className={classes.jumpToEnd}>
+      <Indicator label={missedBelow > 99 ? '99+' : missedBelow} disabled={missedBelow === 0} size={16}>
+        <Tooltip label={t('chatRoom.jumpToLatest')} withArrow position="left">
+          <ActionIcon
+            radius="xl"
+            size="lg"
+            variant="default"
+            aria-label={t('chatRoom.jumpToLatest')}
+            onClick={onJump}
+            data-testid="jump-to-latest"
+          >
+            <IconArrowDown size={18} />
+          </ActionIcon>
+        </Tooltip>
+      </Indicator>
+    </div>
+  );
+});
 
 export interface MessageListProps {
   messages: ReadonlyArray<ChatMessage>;
@@ -125,15 +223,24 @@ export function MessageList(props: MessageListProps) {
     if (lastIndex >= messages.length - loadOlderWithinRows && hasNewer && !loadingNewer) onLoadNewer();
   }, [armed, lastIndex, messages.length, hasNewer, loadingNewer, onLoadNewer]);
 
-  const jumpToLatest = async () => {
+  // The jump button is memoized, so its handler reads the latest props through a ref.
+  const jumpRef = useRef<() => Promise<void>>(async () => undefined);
+  jumpRef.current = async () => {
     if (hasNewer) await props.onJumpToLatest();
     virtualizer.scrollToEnd({ behavior: hasNewer ? 'auto' : 'smooth' });
   };
+  const onJump = useCallback(() => void jumpRef.current(), []);
 
   useEffect(() => {
     const element = scrollRef.current;
     if (!element) return;
-    const onScroll = () => setAtEnd(virtualizer.getDistanceFromEnd() < 200);
+    // From the virtualizer's own figures, not the element's scrollHeight: reading that
+    // right after the scroll render forces a layout of the rows just mounted.
+    const onScroll = () => {
+      const distance =
+        virtualizer.getTotalSize() - (virtualizer.scrollOffset ?? 0) - (virtualizer.scrollRect?.height ?? 0);
+      setAtEnd(distance < 200);
+    };
     element.addEventListener('scroll', onScroll, { passive: true });
     // When the composer grows (a quote, files, more lines) the list gets shorter from the
     // bottom; moving the content up by as much keeps the newest messages in sight.
@@ -150,6 +257,13 @@ export function MessageList(props: MessageListProps) {
     };
   }, [virtualizer]);
 
+  // One object for every row: a row re-renders only when what it shows changes.
+  const { showAgentName, onReply, onRetry, canRetryPublic } = props;
+  const options = useMemo<BubbleOptions>(
+    () => ({ showAgentName, language, timeZone, onReply, onRetry, canRetryPublic, t }),
+    [showAgentName, language, timeZone, onReply, onRetry, canRetryPublic, t],
+  );
+
   return (
     <div className={classes.listArea}>
       <div
@@ -161,59 +275,23 @@ export function MessageList(props: MessageListProps) {
         aria-label={t('chatRoom.messagesLabel')}
       >
         <div className={classes.rows} style={{ height: virtualizer.getTotalSize() }}>
-          <div style={{ position: 'absolute', top: 0, left: 0, right: 0, height: topPadding }}>
-            <Center h="100%">
-              {loadingOlder ? (
-                <Loader size="xs" />
-              ) : ready && !hasOlder && messages.length > 0 ? (
-                <Text size="xs" c="dimmed">
-                  {t('chatRoom.conversationStart')}
-                </Text>
-              ) : null}
-            </Center>
-          </div>
+          <ListTop loading={loadingOlder} atStart={ready && !hasOlder && messages.length > 0} />
           {loadingNewer ? (
             <Center pos="absolute" left={0} right={0} bottom={0} h={bottomPadding}>
               <Loader size="xs" />
             </Center>
           ) : null}
-          {items.map((item) => {
-            const message = messages[item.index];
-            const previous = messages[item.index - 1];
-            const day = dayOf(message, timeZone);
-            const sameDay = previous !== undefined && dayOf(previous, timeZone) === day;
-            const relative = sameDay ? null : relativeDayOf(day, timeZone);
-            const grouped = isGrouped(previous, message, sameDay);
-            return (
-              <div
-                key={item.key}
-                data-index={item.index}
-                ref={virtualizer.measureElement}
-                className={classes.row}
-                style={{ transform: `translateY(${item.start}px)` }}
-              >
-                {sameDay ? null : (
-                  <div className={classes.daySeparator}>
-                    <span className={classes.dayLabel}>
-                      {relative ? t(`chatRoom.day.${relative}`) : dayLabelOf(day, language)}
-                    </span>
-                  </div>
-                )}
-                <div className={grouped || !sameDay ? undefined : classes.rowGap}>
-                  <MessageBubble
-                    message={message}
-                    grouped={grouped}
-                    showAgentName={props.showAgentName}
-                    language={language}
-                    timeZone={timeZone}
-                    onReply={props.onReply}
-                    onRetry={props.onRetry}
-                    canRetryPublic={props.canRetryPublic}
-                  />
-                </div>
-              </div>
-            );
-          })}
+          {items.map((item) => (
+            <MessageRow
+              key={item.key}
+              message={messages[item.index]}
+              previous={messages[item.index - 1]}
+              index={item.index}
+              start={item.start}
+              measureElement={virtualizer.measureElement}
+              options={options}
+            />
+          ))}
         </div>
       </div>
       {props.typingName ? (
@@ -221,28 +299,7 @@ export function MessageList(props: MessageListProps) {
           {t('chatRoom.typing', { name: props.typingName })}
         </div>
       ) : null}
-      {!atEnd || hasNewer ? (
-        <div className={classes.jumpToEnd}>
-          <Indicator
-            label={props.missedBelow > 99 ? '99+' : props.missedBelow}
-            disabled={props.missedBelow === 0}
-            size={16}
-          >
-            <Tooltip label={t('chatRoom.jumpToLatest')} withArrow position="left">
-              <ActionIcon
-                radius="xl"
-                size="lg"
-                variant="default"
-                aria-label={t('chatRoom.jumpToLatest')}
-                onClick={() => void jumpToLatest()}
-                data-testid="jump-to-latest"
-              >
-                <IconArrowDown size={18} />
-              </ActionIcon>
-            </Tooltip>
-          </Indicator>
-        </div>
-      ) : null}
+      {!atEnd || hasNewer ? <JumpToLatest missedBelow={props.missedBelow} onJump={onJump} /> : null}
     </div>
   );
 }

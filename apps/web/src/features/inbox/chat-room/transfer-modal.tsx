@@ -15,7 +15,7 @@ import {
 } from '@mantine/core';
 import { IconSearch, IconUsers } from '@tabler/icons-react';
 import { useQuery } from '@tanstack/react-query';
-import { type ReactNode, useEffect, useMemo, useState } from 'react';
+import { memo, type ReactNode, useEffect, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { initialsOf } from '../../../shared/display-format';
 import { agentsQueryOptions, groupsQueryOptions } from './chat-room.queries';
@@ -68,7 +68,8 @@ function OptionRow(props: {
 }
 
 /** Assigns or transfers the chat to an agent (with their availability) or to a group. */
-export function TransferModal(props: {
+// Memoized: the chat room re-renders on every page of messages, which changes nothing here.
+export const TransferModal = memo(function TransferModal(props: {
   opened: boolean;
   currentAssigneeId: string | null;
   currentGroupId: string | null;
@@ -203,4 +204,4 @@ export function TransferModal(props: {
       </Group>
     </Modal>
   );
-}
+});
