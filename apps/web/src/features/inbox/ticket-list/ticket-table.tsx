@@ -112,8 +112,13 @@ export function TicketTable(props: TicketTableProps) {
     count: rows.length,
     getScrollElement: () => scrollRef.current,
     estimateSize: () => rowHeight,
-    overscan: 12,
+    // A fling moves a whole screen per frame, so every row in reach is new each frame: a
+    // small overscan keeps that work to about a screen's worth of rows.
+    overscan: 4,
     scrollMargin: headerHeight,
+    // Rows have a fixed height: nothing needs the synchronous render flushSync forces in
+    // the scroll event; React renders the new rows with the frame instead.
+    useFlushSync: false,
   });
   const items = virtualizer.getVirtualItems();
   const lastIndex = items.at(-1)?.index ?? -1;
