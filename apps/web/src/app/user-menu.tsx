@@ -1,30 +1,31 @@
-import { type Language, languages } from '@app/contracts';
-import { Avatar, Badge, Box, Divider, Group, Menu, Stack, Text, UnstyledButton } from '@mantine/core';
-import { IconCheck, IconChevronDown, IconLanguage, IconLogout } from '@tabler/icons-react';
+import { Avatar, Box, Center, Group, Loader, Menu, Text, UnstyledButton } from '@mantine/core';
+import { IconChevronDown } from '@tabler/icons-react';
 import { useQuery } from '@tanstack/react-query';
-import { useState } from 'react';
+import { lazy, Suspense } from 'react';
 import { useTranslation } from 'react-i18next';
-import { AgentAvailabilitySwitch } from '../features/identity/agent-availability-switch';
-import { ClientSwitchDialog, ClientSwitchMenuItem } from '../features/identity/client-switch-dialog';
-import { meQueryOptions, signOut } from '../features/identity/identity.queries';
-import { PushMenuSection, PushSessionSync } from '../features/notifications/push-activation';
+import { meQueryOptions } from '../features/identity/identity.queries';
+import { PushSessionSync } from '../features/notifications/push-session-sync';
 import { initialsOf } from '../shared/display-format';
-import { changeLanguage, currentLanguage } from '../shared/i18n';
 import type { Session } from '../shared/session';
 import { landingPathFor } from './route-guard';
+
+const UserMenuPanel = lazy(() => import('./user-menu-panel'));
+const ClientSwitchDialog = lazy(() =>
+  import('../features/identity/client-switch-dialog').then((module) => ({
+    default: module.ClientSwitchDialog,
+  })),
+);
 
 /** The header's user button: who is signed in, availability, language and sign-out. */
 export function UserMenu({ session }: { session: Session }) {
   const { t } = useTranslation();
   const me = useQuery(meQueryOptions());
-  const [signingOut, setSigningOut] = useState(false);
   const name = me.data?.user.name ?? session.claims.email;
   const email = me.data?.user.email ?? session.claims.email;
   const roleName = t(`roles.${session.claims.role}`);
   // A person of several clients sees which one is open.
   const role = me.data?.enableMultiClient ? `${roleName} · ${me.data.client.name}` : roleName;
   const initials = initialsOf(me.data?.user.name, session.claims.email);
-  const language = currentLanguage();
 
   return (
     <Menu width={300} position="bottom-end" shadow="lg" radius="md" withinPortal offset={10}>
@@ -53,63 +54,22 @@ export function UserMenu({ session }: { session: Session }) {
         </UnstyledButton>
       </Menu.Target>
       <Menu.Dropdown>
-        <Group gap="sm" p="sm" wrap="nowrap">
-          <Avatar color="brand" variant="light" radius="xl" size={44}>
-            {initials}
-          </Avatar>
-          <Stack gap={2} style={{ minWidth: 0 }}>
-            <Text size="sm" fw={600} truncate>
-              {name}
-            </Text>
-            <Text size="xs" c="dimmed" truncate>
-              {email}
-            </Text>
-            <Badge size="xs" variant="light" color="brand" mt={2} w="fit-content">
-              {roleName}
-            </Badge>
-          </Stack>
-        </Group>
-        <Divider my={4} />
-        <Menu.Label>{t('header.availability')}</Menu.Label>
-        <Box px="sm" pb="xs">
-          <AgentAvailabilitySwitch size="sm" />
-        </Box>
-        <PushMenuSection />
-        <Divider my={4} />
-        <Menu.Label>
-          <Group gap={6}>
-            <IconLanguage size={14} />
-            {t('language.label')}
-          </Group>
-        </Menu.Label>
-        {languages.map((option: Language) => (
-          <Menu.Item
-            key={option}
-            onClick={() => changeLanguage(option)}
-            rightSection={
-              option === language ? <IconCheck size={16} color="var(--mantine-color-brand-7)" /> : null
-            }
-            fw={option === language ? 600 : undefined}
-            lang={option}
-          >
-            {t(`language.${option}`)}
-          </Menu.Item>
-        ))}
-        <Divider my={4} />
-        <ClientSwitchMenuItem />
-        <Menu.Item
-          color="red"
-          leftSection={<IconLogout size={16} />}
-          disabled={signingOut}
-          onClick={() => {
-            setSigningOut(true);
-            void signOut();
-          }}
+        {/* The panel's code (availability, push, clients) loads when the menu first opens. */}
+        <Suspense
+          fallback={
+            <Center p="md">
+              <Loader size="xs" />
+            </Center>
+          }
         >
-          {t('header.signOut')}
-        </Menu.Item>
+          <UserMenuPanel name={name} email={email} roleName={roleName} initials={initials} />
+        </Suspense>
       </Menu.Dropdown>
-      <ClientSwitchDialog landingPathFor={landingPathFor} />
+      {me.data?.enableMultiClient ? (
+        <Suspense fallback={null}>
+          <ClientSwitchDialog landingPathFor={landingPathFor} />
+        </Suspense>
+      ) : null}
       <PushSessionSync />
     </Menu>
   );

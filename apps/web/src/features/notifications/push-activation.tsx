@@ -1,16 +1,8 @@
 import { Alert, Badge, Box, Button, Card, Group, Menu, Stack, Text, ThemeIcon, Title } from '@mantine/core';
 import { IconAlertCircle, IconBell } from '@tabler/icons-react';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { useEffect } from 'react';
 import { useTranslation } from 'react-i18next';
-import {
-  activatePush,
-  deactivatePush,
-  pushStateQueryKey,
-  pushStateQueryOptions,
-  reportPushOffline,
-  restorePushSubscription,
-} from './push.queries';
+import { activatePush, deactivatePush, pushStateQueryKey, pushStateQueryOptions } from './push.queries';
 
 /** The activation state machine both places share: activate, failed with retry, or active. */
 function PushControls({ compact }: { compact: boolean }) {
@@ -120,32 +112,4 @@ export function PushMenuSection() {
       </Box>
     </>
   );
-}
-
-/**
- * Keeps the session's push state in step while signed in: a browser subscribed earlier is
- * stored again for this session, and `pushnotif/offline` is posted whenever the app goes to
- * the background or closes. Renders nothing.
- */
-export function PushSessionSync() {
-  const queryClient = useQueryClient();
-  useEffect(() => {
-    void restorePushSubscription().catch(() => undefined);
-    const goOffline = () => {
-      if (document.visibilityState !== 'hidden') return;
-      void reportPushOffline().then((result) => {
-        // The server no longer pushes here (expired, or removed): the card offers activation again.
-        if (result.ok && !result.data.pushEnabled) {
-          void queryClient.invalidateQueries({ queryKey: pushStateQueryKey });
-        }
-      });
-    };
-    document.addEventListener('visibilitychange', goOffline);
-    window.addEventListener('pagehide', goOffline);
-    return () => {
-      document.removeEventListener('visibilitychange', goOffline);
-      window.removeEventListener('pagehide', goOffline);
-    };
-  }, [queryClient]);
-  return null;
 }

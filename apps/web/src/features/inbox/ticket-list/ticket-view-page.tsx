@@ -6,8 +6,8 @@ import {
   Button,
   Center,
   Group,
+  NativeSelect,
   Paper,
-  Select,
   Skeleton,
   Stack,
   Tabs,
@@ -162,13 +162,14 @@ export function TicketViewPage() {
           </Tabs>
           <Group gap="sm" wrap="nowrap">
             <NotificationPermissionPrompt variant="button" />
-            <Select
+            {/* A native select: two fixed options need no searchable dropdown, and the
+                combobox's code would be in the inbox's first load. */}
+            <NativeSelect
               w={180}
               size="sm"
               aria-label={t('inbox.sort.label')}
               value={sort}
-              onChange={(value) => value && setSort(value as Sort)}
-              allowDeselect={false}
+              onChange={(event) => setSort(event.currentTarget.value as Sort)}
               data={[
                 { value: 'createdAt', label: t('inbox.sort.createdAt') },
                 { value: 'lastMessageAt', label: t('inbox.sort.lastMessageAt') },
