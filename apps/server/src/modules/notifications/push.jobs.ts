@@ -29,7 +29,7 @@ const plannedMessage = z.object({
       }),
   }),
 });
-const messageJobs = z.object({ events: z.array(plannedMessage) });
+const messageJobs = z.object({ events: z.array(z.unknown()) });
 const sendJob = z.object({
   clientId: z.string().uuid(),
   subscriptionId: z.string().uuid(),
@@ -56,7 +56,12 @@ export async function registerPushJobs(
     name: planPushJob,
     retryLimit: 3,
     handler: async (data) => {
-      const { events } = messageJobs.parse(data);
+      // An event that does not read as a message is skipped, not the batch: retrying could
+      // never mend it, and it would hold back the pushes of the others.
+      const events = messageJobs.parse(data).events.flatMap((event) => {
+        const read = plannedMessage.safeParse(event);
+        return read.success ? [read.data] : [];
+      });
       const deliveries = await push.planForMessages(
         events.map(({ clientId, payload }) => ({
           clientId,
