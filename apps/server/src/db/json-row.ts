@@ -33,11 +33,6 @@ export function rowMapperOf<T extends PgTable>(table: T): RowMapper<T> {
   return mapper;
 }
 
-/** A row PostgreSQL answered as `to_jsonb(row)`. */
-export function rowFromJson<T extends PgTable>(table: T, json: Record<string, unknown>): InferSelectModel<T> {
-  return rowMapperOf(table)(json);
-}
-
 /**
  * Runs a query built with Drizzle that selects the table's columns (plus any extra named
  * ones), and answers the driver's rows keyed by column name for `rowMapperOf`.

@@ -1,7 +1,7 @@
 import { channels, chatExpiryMs } from '@app/contracts';
 import { sql } from 'drizzle-orm';
 import type { Executor } from '../../db/client';
-import { rowFromJson } from '../../db/json-row';
+import { rowMapperOf } from '../../db/json-row';
 import { messages, tickets } from '../../db/schema';
 import type { StoredAttachment } from './attachment-store';
 import type { Before } from './inbox.realtime';
@@ -85,8 +85,8 @@ export async function storeInboundMessage(tx: Executor, input: InboundRowInput):
   const answer: InboundJson = typeof raw === 'string' ? JSON.parse(raw) : raw;
   if (answer.outcome === 'no_account') return { outcome: 'no_account' };
   const placed: Placed = {
-    message: rowFromJson(messages, answer.message),
-    ticket: rowFromJson(tickets, answer.ticket),
+    message: rowMapperOf(messages)(answer.message),
+    ticket: rowMapperOf(tickets)(answer.ticket),
     roomId: answer.room_id,
     contactIdentityId: answer.identity_id,
   };

@@ -161,10 +161,10 @@ async function keywordCondition(tx: Executor, clientId: string, keyword: string,
   const result = (await tx.execute(
     sql`select case when count(*) > ${cap} then null else coalesce(array_agg(id), '{}') end as ids
           from inbox_keyword_ticket_ids(${clientId}, ${wordsOnly}, ${namePattern}, ${phonePattern}, ${cap}) as id`,
-  )) as unknown as { rows: Array<{ ids: Array<string | number> | string | null }> };
+  )) as unknown as { rows: Array<{ ids: Array<string | number> | null }> };
   const found = result.rows[0]?.ids ?? null;
   const common = found === null;
-  const ids = common ? [] : [...new Set(parseIdArray(found).map(Number))];
+  const ids = common ? [] : [...new Set(found.map(Number))];
   const phone = phonePattern ? sql` or ${tickets.customerPhone} like ${phonePattern}` : sql``;
   const customer = sql`lower(${tickets.customerName}) like ${namePattern}${phone}`;
   const phrase = keyword.includes('"')
@@ -180,13 +180,6 @@ async function keywordCondition(tx: Executor, clientId: string, keyword: string,
     return phrase ? sql`(${candidates} and (${words} or ${customer}))` : candidates;
   }
   return sql`(${words} or ${customer})`;
-}
-
-/** A bigint[] as the driver gives it: an array, or PostgreSQL's text form `{1,2,3}`. */
-function parseIdArray(value: Array<string | number> | string): Array<string | number> {
-  if (Array.isArray(value)) return value;
-  const inner = value.replace(/^\{|\}$/g, '');
-  return inner ? inner.split(',') : [];
 }
 
 /** Customer info: an e-mail address, a phone number or a name, judged by what was typed. */
