@@ -3,18 +3,15 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { PGlite } from '@electric-sql/pglite';
 import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
-import {
-  createTableRelationsHelpers,
-  type ExtractTablesWithRelations,
-  extractTablesRelationalConfig,
-} from 'drizzle-orm';
-import { drizzle as drizzleNodePostgres, NodePgSession, NodePgTransaction } from 'drizzle-orm/node-postgres';
+import type { ExtractTablesWithRelations } from 'drizzle-orm';
+import { drizzle as drizzleNodePostgres } from 'drizzle-orm/node-postgres';
 import { migrate as migrateNodePostgres } from 'drizzle-orm/node-postgres/migrator';
-import { type PgDatabase, PgDialect, type PgQueryResultHKT, type PgTransaction } from 'drizzle-orm/pg-core';
+import type { PgDatabase, PgQueryResultHKT, PgTransaction } from 'drizzle-orm/pg-core';
 import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
 import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
 import pg from 'pg';
 import * as schema from './schema';
+import { registerTenantConnections } from './tenant-connections';
 
 export type Schema = typeof schema;
 /** The Drizzle database, the same type on PGlite and PostgreSQL. */
@@ -37,19 +34,6 @@ export interface DatabaseHandle {
   queueConnection: QueueConnection;
   migrate(): Promise<void>;
   close(): Promise<void>;
-}
-
-/**
- * Runs work in a transaction on one pooled connection, sending `begin` and `setupSql` (plain
- * SQL without parameters) together in one round trip.
- */
-export type BatchedTransaction = <T>(setupSql: string, work: (tx: Transaction) => Promise<T>) => Promise<T>;
-
-const batchedTransactions = new WeakMap<Database, BatchedTransaction>();
-
-/** The database's batched transaction on PostgreSQL; PGlite has no round trips to save. */
-export function batchedTransactionOf(db: Database): BatchedTransaction | undefined {
-  return batchedTransactions.get(db);
 }
 
 const migrationsFolder = path.join(path.dirname(fileURLToPath(import.meta.url)), 'migrations');
@@ -108,7 +92,7 @@ async function openPostgres(url: string, poolSize: number): Promise<DatabaseHand
   const pool = new pg.Pool({ connectionString: url, max: poolSize });
   pool.on('error', () => undefined);
   const db = drizzleNodePostgres(pool, { schema }) as unknown as Database;
-  batchedTransactions.set(db, batchedTransactionOn(pool));
+  registerTenantConnections(db, pool);
   const listeners = new Map<string, Set<(payload: string) => void>>();
   let listenClient: pg.Client | undefined;
   let closing = false;
@@ -166,43 +150,5 @@ async function openPostgres(url: string, poolSize: number): Promise<DatabaseHand
       await listenClient?.end().catch(() => undefined);
       await pool.end();
     },
-  };
-}
-
-/**
- * Drizzle's own transaction costs four round trips for one query in a tenant (begin, setup,
- * query, commit) and builds a new transaction object, with a query builder per table, each
- * time. Here `begin` carries the setup, and each pooled connection keeps one transaction
- * object: it holds no state of its own between transactions.
- */
-function batchedTransactionOn(pool: pg.Pool): BatchedTransaction {
-  // The same dialect and relational schema drizzle() builds for `db`.
-  const dialect = new PgDialect();
-  const tables = extractTablesRelationalConfig(schema, createTableRelationsHelpers);
-  const relational = { fullSchema: schema, schema: tables.tables, tableNamesMap: tables.tableNamesMap };
-  const transactions = new WeakMap<pg.PoolClient, Transaction>();
-  return async (setupSql, work) => {
-    const client = await pool.connect();
-    let tx = transactions.get(client);
-    if (!tx) {
-      const session = new NodePgSession(client, dialect, relational);
-      tx = new NodePgTransaction(dialect, session, relational) as unknown as Transaction;
-      transactions.set(client, tx);
-    }
-    let broken: Error | undefined;
-    try {
-      await client.query(`begin; ${setupSql}`);
-      const result = await work(tx);
-      await client.query('commit');
-      return result;
-    } catch (error) {
-      // A connection that cannot even roll back is dropped rather than handed to the next caller.
-      await client.query('rollback').catch((failure: Error) => {
-        broken = failure;
-      });
-      throw error;
-    } finally {
-      client.release(broken);
-    }
   };
 }

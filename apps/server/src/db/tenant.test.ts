@@ -4,7 +4,8 @@ import { createClientWithUser } from '../test/factories';
 import { createTestDatabaseUrl } from '../test/test-server';
 import { type DatabaseHandle, openDatabase } from './client';
 import { users } from './schema';
-import { withTenant } from './tenant';
+import { readInTenant, withTenant } from './tenant';
+import { runAtCommit } from './tenant-connections';
 
 let database: DatabaseHandle;
 let drop: () => Promise<void>;
@@ -78,5 +79,96 @@ describe('withTenant', () => {
       theirs.userId,
     ]);
     if (database.driver === 'postgres') expect(row.name).not.toBe('Taken');
+  });
+});
+
+describe('readInTenant', () => {
+  it('reads as app_tenant in the one client, statement after statement, and leaves nothing behind', async () => {
+    const seen = await readInTenant(database.db, mine.clientId, async (tx) => {
+      const first = (await tx.execute(whoAmI)) as unknown as {
+        rows: Array<{ user: string; clientId: string }>;
+      };
+      const visible = await tx.select({ id: users.id, clientId: users.clientId }).from(users);
+      const second = (await tx.execute(whoAmI)) as unknown as {
+        rows: Array<{ user: string; clientId: string }>;
+      };
+      return { first: first.rows[0], second: second.rows[0], visible };
+    });
+    expect(seen.first.clientId).toBe(mine.clientId);
+    expect(seen.second.clientId).toBe(mine.clientId);
+    expect(seen.visible.map((row) => row.id)).toContain(mine.userId);
+    if (database.driver === 'postgres') {
+      expect([seen.first.user, seen.second.user]).toEqual(['app_tenant', 'app_tenant']);
+      expect(seen.visible.every((row) => row.clientId === mine.clientId)).toBe(true);
+      const [after] = await database.query<{ user: string; clientId: string | null }>(
+        'select current_user as "user", current_setting(\'app.client_id\', true) as "clientId"',
+      );
+      expect(after.user).not.toBe('app_tenant');
+      expect(after.clientId ?? '').toBe('');
+    }
+  });
+
+  it('runs a named (prepared) statement in the tenant too', async () => {
+    const seen = await readInTenant(database.db, mine.clientId, (tx) =>
+      tx
+        .select({ id: users.id, clientId: users.clientId, role: sql<string>`current_user` })
+        .from(users)
+        .prepare('tenant_test_named_read')
+        .execute(),
+    );
+    expect(seen.map((row) => row.id)).toContain(mine.userId);
+    if (database.driver === 'postgres') {
+      expect(seen.every((row) => row.clientId === mine.clientId && row.role === 'app_tenant')).toBe(true);
+    }
+  });
+
+  it('refuses a write on PostgreSQL, and the connection serves the next caller', async () => {
+    if (database.driver !== 'postgres') return;
+    await expect(
+      readInTenant(database.db, mine.clientId, (tx) =>
+        tx.update(users).set({ name: 'Written in a read' }).where(eq(users.id, mine.userId)),
+      ),
+    ).rejects.toMatchObject({ cause: { message: expect.stringMatching(/read-only transaction/) } });
+    const [row] = await readInTenant(database.db, mine.clientId, (tx) =>
+      tx.select({ name: users.name }).from(users).where(eq(users.id, mine.userId)),
+    );
+    expect(row.name).not.toBe('Written in a read');
+  });
+});
+
+describe('runAtCommit', () => {
+  const renamed = (name: string) => sql`update users set name = ${name} where id = ${mine.userId}`;
+  const nameNow = async () => {
+    const [row] = await database.query<{ name: string }>('select name from users where id = $1', [
+      mine.userId,
+    ]);
+    return row.name;
+  };
+
+  it('runs the statement with the commit, after the work, even when the work ran none', async () => {
+    await withTenant(database.db, mine.clientId, async (tx) => {
+      await runAtCommit(tx, renamed("Deferred 'one'"));
+      await tx.update(users).set({ name: 'Direct' }).where(eq(users.id, mine.userId));
+    });
+    // On PostgreSQL the deferred statement runs last; elsewhere at once, before the update.
+    expect(await nameNow()).toBe(database.driver === 'postgres' ? "Deferred 'one'" : 'Direct');
+    await withTenant(database.db, mine.clientId, (tx) => runAtCommit(tx, renamed('Only deferred')));
+    expect(await nameNow()).toBe('Only deferred');
+  });
+
+  it('rolls the whole transaction back when the deferred statement fails', async () => {
+    const failure = await withTenant(database.db, mine.clientId, async (tx) => {
+      await tx.update(users).set({ name: 'Kept only with the commit' }).where(eq(users.id, mine.userId));
+      await runAtCommit(tx, sql`select 1 / (select count(*) - count(*) from users)`);
+    }).catch((error: Error) => error);
+    // Run at once (PGlite) the failure comes wrapped by Drizzle; with the commit it is PostgreSQL's own.
+    expect(`${failure?.message} ${(failure as Error & { cause?: Error })?.cause?.message}`).toMatch(
+      /division by zero/,
+    );
+    expect(await nameNow()).not.toBe('Kept only with the commit');
+    const [row] = await withTenant(database.db, mine.clientId, (tx) =>
+      tx.select({ name: users.name }).from(users).where(eq(users.id, mine.userId)),
+    );
+    expect(row.name).toBe(await nameNow());
   });
 });

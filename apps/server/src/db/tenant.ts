@@ -1,5 +1,6 @@
 import { sql } from 'drizzle-orm';
-import { batchedTransactionOf, type Database, type Transaction } from './client';
+import type { Database, Transaction } from './client';
+import { type TenantConnections, tenantConnectionsOf } from './tenant-connections';
 
 const uuidPattern = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
@@ -13,16 +14,8 @@ export async function withTenant<T>(
   clientId: string,
   work: (tx: Transaction) => Promise<T>,
 ): Promise<T> {
-  const batched = batchedTransactionOf(db);
-  // On PostgreSQL `begin` carries the setup in one round trip. That statement has no
-  // parameters, so only an id of strict uuid shape is written into it; anything else takes
-  // the parameterised path below.
-  if (batched && uuidPattern.test(clientId)) {
-    return batched(
-      `select set_config('app.client_id', '${clientId}', true), set_config('role', 'app_tenant', true)`,
-      work,
-    );
-  }
+  const connections = carryingConnectionsFor(db, clientId);
+  if (connections) return connections.transaction(tenantSetup(clientId), work);
   return db.transaction(async (tx) => {
     // One round trip: `role` is a setting too, so set_config(..., true) is SET LOCAL ROLE.
     await tx.execute(
@@ -30,4 +23,31 @@ export async function withTenant<T>(
     );
     return work(tx);
   });
+}
+
+/**
+ * Reads in one client, as withTenant, but each statement runs in its own read-only
+ * transaction with the tenant set up in the same message: a one-statement read costs one
+ * round trip. For reads only (a write fails); statements do not share a snapshot.
+ */
+export async function readInTenant<T>(
+  db: Database,
+  clientId: string,
+  work: (tx: Transaction) => Promise<T>,
+): Promise<T> {
+  const connections = carryingConnectionsFor(db, clientId);
+  if (connections) return connections.read(tenantSetup(clientId), work);
+  return withTenant(db, clientId, work);
+}
+
+/**
+ * On PostgreSQL the setup is plain SQL that travels with a statement, so only an id of
+ * strict uuid shape is written into it; anything else takes the parameterised path.
+ */
+function carryingConnectionsFor(db: Database, clientId: string): TenantConnections | undefined {
+  return uuidPattern.test(clientId) ? tenantConnectionsOf(db) : undefined;
+}
+
+function tenantSetup(clientId: string): string {
+  return `select set_config('app.client_id', '${clientId}', true), set_config('role', 'app_tenant', true)`;
 }

@@ -1,6 +1,6 @@
 import { eventTopics, type MeResponse, type UserSummary } from '@app/contracts';
 import type { Database } from '../../db/client';
-import { withTenant } from '../../db/tenant';
+import { readInTenant, withTenant } from '../../db/tenant';
 import { appendEvent, rooms } from '../../platform/events/outbox';
 import type { AuthContext } from '../../platform/http/authentication';
 import { notFound, unauthorized } from '../../platform/http/http-errors';
@@ -12,7 +12,7 @@ export class UserService {
   constructor(private readonly db: Database) {}
 
   async me(caller: AuthContext): Promise<MeResponse> {
-    const found = await withTenant(this.db, caller.clientId, (tx) =>
+    const found = await readInTenant(this.db, caller.clientId, (tx) =>
       findUserWithClient(tx, caller.clientId, caller.userId),
     );
     if (!found) throw unauthorized();
@@ -21,7 +21,7 @@ export class UserService {
   }
 
   async list(caller: AuthContext, page: { limit: number; offset: number }) {
-    const { rows, total } = await withTenant(this.db, caller.clientId, (tx) =>
+    const { rows, total } = await readInTenant(this.db, caller.clientId, (tx) =>
       listUsers(tx, caller.clientId, page),
     );
     return { content: rows.map(presentUser), total };
@@ -29,7 +29,7 @@ export class UserService {
 
   /** One user of the caller's client; another client's user is simply not found. */
   async get(caller: AuthContext, userId: string): Promise<UserSummary> {
-    const user = await withTenant(this.db, caller.clientId, (tx) => findUser(tx, caller.clientId, userId));
+    const user = await readInTenant(this.db, caller.clientId, (tx) => findUser(tx, caller.clientId, userId));
     if (!user) throw notFound();
     return presentUser(user);
   }

@@ -1,6 +1,6 @@
 import type { ChatPageResponse, MessageView, TicketDetailResponse, TicketSummary } from '@app/contracts';
 import type { Database } from '../../db/client';
-import { withTenant } from '../../db/tenant';
+import { readInTenant } from '../../db/tenant';
 import type { AuthContext } from '../../platform/http/authentication';
 import { badRequest, notFound } from '../../platform/http/http-errors';
 import { findContact } from '../contacts/contact.repository';
@@ -29,7 +29,7 @@ export class ChatRoomService {
   /** GET chatRoom/detail: the ticket, its contact, their other tickets and the channel account. */
   async detail(auth: AuthContext, ticketId: number): Promise<TicketDetailResponse> {
     const scope = inboxScopeOf(auth);
-    return withTenant(this.db, auth.clientId, async (tx) => {
+    return readInTenant(this.db, auth.clientId, async (tx) => {
       const ticket = await visibleTicket(tx, scope, ticketId);
       const contact = await findContact(tx, auth.clientId, ticket.contactId);
       const account = await findChannelAccount(tx, auth.clientId, ticket.channelAccountId);
@@ -58,14 +58,14 @@ export class ChatRoomService {
   /** GET tickets/{id}: one ticket the caller may see. */
   async ticket(auth: AuthContext, ticketId: number): Promise<TicketSummary> {
     const scope = inboxScopeOf(auth);
-    const row = await withTenant(this.db, auth.clientId, (tx) => visibleTicket(tx, scope, ticketId));
+    const row = await readInTenant(this.db, auth.clientId, (tx) => visibleTicket(tx, scope, ticketId));
     return presentTicket(row);
   }
 
   /** GET chatRoom/history: a contact's tickets the caller may see, newest first. */
   async history(auth: AuthContext, contactId: string): Promise<{ content: TicketSummary[] }> {
     const scope = inboxScopeOf(auth);
-    return withTenant(this.db, auth.clientId, async (tx) => {
+    return readInTenant(this.db, auth.clientId, async (tx) => {
       if (!(await findContact(tx, auth.clientId, contactId))) throw notFound();
       const rows = await listContactTickets(tx, auth.clientId, contactId, historyLimit);
       return { content: rows.filter((row) => canSeeTicket(scope, row)).map((row) => presentTicket(row)) };
@@ -83,7 +83,7 @@ export class ChatRoomService {
     const scope = inboxScopeOf(auth);
     if (query.ticketId === undefined && query.roomId === undefined)
       throw badRequest('ticketId or roomId is required');
-    return withTenant(this.db, auth.clientId, async (tx) => {
+    return readInTenant(this.db, auth.clientId, async (tx) => {
       let roomId: string;
       if (query.ticketId !== undefined) {
         const ticket = await visibleTicket(tx, scope, query.ticketId);
@@ -105,7 +105,7 @@ export class ChatRoomService {
   /** GET chat/id: one message of a chat the caller may see. */
   async message(auth: AuthContext, messageId: number): Promise<MessageView> {
     const scope = inboxScopeOf(auth);
-    return withTenant(this.db, auth.clientId, async (tx) => {
+    return readInTenant(this.db, auth.clientId, async (tx) => {
       const message = await findMessage(tx, auth.clientId, messageId);
       if (!message) throw notFound();
       await visibleTicket(tx, scope, message.ticketId);
@@ -115,7 +115,7 @@ export class ChatRoomService {
 
   /** GET chatRoom/unread/count: unread customer messages of the caller's open chats. */
   async unreadCount(auth: AuthContext) {
-    const tickets = await withTenant(this.db, auth.clientId, (tx) =>
+    const tickets = await readInTenant(this.db, auth.clientId, (tx) =>
       unreadOfAssignee(tx, auth.clientId, auth.userId),
     );
     return { total: tickets.reduce((sum, ticket) => sum + ticket.count, 0), tickets };
@@ -125,7 +125,7 @@ export class ChatRoomService {
   async canJoinTicketRoom(auth: AuthContext, id: string): Promise<boolean> {
     if (!/^\d{1,15}$/.test(id) || !auth.ability.can('READ', 'CUSTOMER_SERVICE_INBOX')) return false;
     const scope: InboxScope = inboxScopeOf(auth);
-    const ticket = await withTenant(this.db, auth.clientId, (tx) =>
+    const ticket = await readInTenant(this.db, auth.clientId, (tx) =>
       findTicket(tx, auth.clientId, Number(id)),
     );
     return ticket !== undefined && canSeeTicket(scope, ticket);

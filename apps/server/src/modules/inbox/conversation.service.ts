@@ -1,7 +1,7 @@
 import type { MessageView, SendMessageBody, TicketSummary } from '@app/contracts';
 import type { Database } from '../../db/client';
 import { withTenant } from '../../db/tenant';
-import { appendEvents, type NewEvent } from '../../platform/events/outbox';
+import { appendEventsAtCommit, type NewEvent } from '../../platform/events/outbox';
 import type { AuthContext } from '../../platform/http/authentication';
 import { notFound } from '../../platform/http/http-errors';
 import type { ChannelRegistry } from '../channels/channel-adapter';
@@ -79,8 +79,9 @@ export class ConversationService {
    * One customer message, in one transaction: contact, identity, room and (when the room
    * has none open) a new ticket, the message, the ticket's preview and counters, and the
    * events. A repeated provider or client message id returns the first message unchanged.
-   * The rows are written by one SQL function (`storeInboundMessage`), so a message costs
-   * three round trips however much it changes: begin, the function with the events, commit.
+   * The rows are written by one SQL function (`storeInboundMessage`), which travels with
+   * the transaction's begin, and the events travel with its commit: two round trips on
+   * PostgreSQL however much the message changes.
    */
   async receiveInbound(input: InboundInput): Promise<InboundResult> {
     const sentAt = input.sentAt ?? new Date();
@@ -112,7 +113,7 @@ export class ConversationService {
       if (stored.opened)
         events.push(ticketEvent('created', stored.ticket), countsEvent(input.clientId, [], stored.counters));
       events.push(messageCreatedEvent(message, stored.ticket, stored.contactIdentityId, stored.before));
-      await appendEvents(tx, events);
+      await appendEventsAtCommit(tx, events);
       return result;
     });
   }

@@ -1,6 +1,6 @@
 import type { TabCounts, TicketFilterQuery, TicketListResponse, TicketStatus } from '@app/contracts';
 import type { Database, Executor } from '../../db/client';
-import { withTenant } from '../../db/tenant';
+import { readInTenant } from '../../db/tenant';
 import { badRequest } from '../../platform/http/http-errors';
 import type { InboxScope } from './inbox.policy';
 import { presentTicket } from './ticket.presenter';
@@ -72,7 +72,7 @@ export class TicketQueryService {
     query: TicketFilterQuery,
     defaultStatuses: readonly TicketStatus[],
   ): Promise<TicketListResponse> {
-    return withTenant(this.db, scope.clientId, async (tx) => {
+    return readInTenant(this.db, scope.clientId, async (tx) => {
       const page = await this.page(tx, scope, query, defaultStatuses, { withCounters: true });
       const counters = page.counters ?? (await findTicketCounters(tx, scope.clientId, scope.userId));
       const counts = tabCountsOf(scope, counters);
@@ -85,7 +85,7 @@ export class TicketQueryService {
   }
 
   async counts(scope: InboxScope): Promise<TabCounts> {
-    const counters = await withTenant(this.db, scope.clientId, (tx) =>
+    const counters = await readInTenant(this.db, scope.clientId, (tx) =>
       findTicketCounters(tx, scope.clientId, scope.userId),
     );
     return tabCountsOf(scope, counters);

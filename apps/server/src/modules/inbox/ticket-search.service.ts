@@ -1,7 +1,7 @@
 import type { searchResponse, TicketFilterQuery } from '@app/contracts';
 import type { z } from 'zod';
 import type { Database } from '../../db/client';
-import { withTenant } from '../../db/tenant';
+import { readInTenant } from '../../db/tenant';
 import type { InboxScope } from './inbox.policy';
 import { presentTicket } from './ticket.presenter';
 import { listDefaults, type TicketQueryService } from './ticket-query.service';
@@ -22,7 +22,7 @@ export class TicketSearchService {
   ) {}
 
   async search(scope: InboxScope, query: TicketFilterQuery): Promise<SearchResponse> {
-    return withTenant(this.db, scope.clientId, async (tx) => {
+    return readInTenant(this.db, scope.clientId, async (tx) => {
       const page = await this.tickets.page(tx, scope, query, listDefaults.table);
       const hits = query.keyword
         ? await findMessageHits(

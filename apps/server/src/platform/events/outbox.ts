@@ -1,6 +1,7 @@
-import { sql } from 'drizzle-orm';
+import { type SQL, sql } from 'drizzle-orm';
 import type { Executor } from '../../db/client';
 import { outboxEvents } from '../../db/schema';
+import { runAtCommit } from '../../db/tenant-connections';
 
 /** The NOTIFY channel that tells every process a new event has committed. */
 export const eventChannel = 'app_events';
@@ -35,7 +36,21 @@ export async function appendEvent(tx: Executor, event: NewEvent): Promise<bigint
  */
 export async function appendEvents(tx: Executor, events: ReadonlyArray<NewEvent>): Promise<bigint[]> {
   if (events.length === 0) return [];
-  const result = (await tx.execute(sql`
+  const result = (await tx.execute(eventsStatement(events))) as unknown as { rows: Array<{ id: string }> };
+  return result.rows.map((row) => BigInt(row.id));
+}
+
+/**
+ * The events of a change, written and announced with its commit (in the same message on
+ * PostgreSQL, see `runAtCommit`): for a hot path that needs no event id back. Should the
+ * write fail, the change is rolled back with it.
+ */
+export async function appendEventsAtCommit(tx: Executor, events: ReadonlyArray<NewEvent>): Promise<void> {
+  if (events.length > 0) await runAtCommit(tx, eventsStatement(events));
+}
+
+function eventsStatement(events: ReadonlyArray<NewEvent>): SQL {
+  return sql`
     with given as (
       select ordinality, value from jsonb_array_elements(${JSON.stringify(events)}::jsonb) with ordinality),
     written as (
@@ -50,8 +65,7 @@ export async function appendEvents(tx: Executor, events: ReadonlyArray<NewEvent>
         from written)
     select id::text as id,
            pg_notify(${eventChannel}, case when octet_length(inline) <= ${maxInlineNotification} then inline else id::text end)
-      from announced order by id`)) as unknown as { rows: Array<{ id: string }> };
-  return result.rows.map((row) => BigInt(row.id));
+      from announced order by id`;
 }
 
 /** Room names, so that every module spells them the same way. */
