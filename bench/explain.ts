@@ -10,10 +10,15 @@ import type { TicketFilterQuery } from '@app/contracts';
 import { drizzle } from 'drizzle-orm/node-postgres';
 import pg from 'pg';
 import type { Database } from '../apps/server/src/db/client';
+import { rawRowsOf } from '../apps/server/src/db/json-row';
 import * as schema from '../apps/server/src/db/schema';
 import { withTenant } from '../apps/server/src/db/tenant';
 import type { InboxScope } from '../apps/server/src/modules/inbox/inbox.policy';
-import { pageOfRoom } from '../apps/server/src/modules/inbox/message.repository';
+import {
+  type RoomPageQuery,
+  roomPageOf,
+  roomPageQuery,
+} from '../apps/server/src/modules/inbox/message.repository';
 import { findTicketCounters } from '../apps/server/src/modules/inbox/ticket-query.repository';
 import { listDefaults, TicketQueryService } from '../apps/server/src/modules/inbox/ticket-query.service';
 import { TicketSearchService } from '../apps/server/src/modules/inbox/ticket-search.service';
@@ -43,10 +48,10 @@ const agent = await one<{ id: string }>(
   `select assignee_id as id from tickets where client_id = $1 and status = 'ASSIGNED' limit 1`,
   [client.id],
 );
-const room = await one<{ id: string }>('select id from chat_rooms where client_id = $1 and name = $2', [
-  client.id,
-  giantRoomName,
-]);
+const room = await one<{ id: string; ticketId: number }>(
+  'select id, current_ticket_id::int as "ticketId" from chat_rooms where client_id = $1 and name = $2',
+  [client.id, giantRoomName],
+);
 const size = await one<{ tickets: string; messages: string }>(
   `select (select count(*) from tickets where client_id = $1) as tickets,
           (select count(*) from messages where client_id = $1) as messages`,
@@ -138,15 +143,16 @@ await explain('list-inbox-all-open', () =>
 await explain('tab-counters', () =>
   withTenant(db, client.id, (tx) => findTicketCounters(tx, client.id, agent.id)),
 );
-await explain('room-newest-50', () =>
-  withTenant(db, client.id, (tx) => pageOfRoom(tx, client.id, room.id, { limit: 50 })),
-);
-await explain('room-older-page', async () => {
-  const newest = await withTenant(db, client.id, (tx) => pageOfRoom(tx, client.id, room.id, { limit: 50 }));
-  captured = [];
-  return withTenant(db, client.id, (tx) =>
-    pageOfRoom(tx, client.id, room.id, { before: newest.rows[0]?.id, limit: 50 }),
+const roomPage = (of: { roomId: string } | { ticketId: number }, page: RoomPageQuery) =>
+  withTenant(db, client.id, async (tx) =>
+    roomPageOf(await rawRowsOf(tx, roomPageQuery(client.id, of, page)), page),
   );
+await explain('room-newest-50', () => roomPage({ roomId: room.id }, { limit: 50 }));
+await explain('room-newest-50-by-ticket', () => roomPage({ ticketId: room.ticketId }, { limit: 50 }));
+await explain('room-older-page', async () => {
+  const newest = await roomPage({ roomId: room.id }, { limit: 50 });
+  captured = [];
+  return roomPage({ roomId: room.id }, { before: newest.rows[0]?.id, limit: 50 });
 });
 for (const keyword of ['pesanan', 'garansi', 'refund', 'INV/2026/01234']) {
   const slug = keyword.replace(/\W+/g, '-').toLowerCase();

@@ -25,12 +25,28 @@ const identifierPart = /[A-Za-z0-9_$\u0080-\uffff]/;
 /**
  * Writes each `$n` of a statement as the literal of values[n - 1], so that the statement can
  * travel in a simple-protocol message beside others (one round trip instead of several).
- * Quoted strings, quoted identifiers, dollar-quoted bodies and comments are left as they are;
- * a `$n` that names no value is an error rather than a silent NULL.
+ * A `$n` that names no value is an error rather than a silent NULL.
  */
 export function inlineParams(text: string, values: ReadonlyArray<unknown> = []): string {
   if (values.length === 0) return text;
-  let out = '';
+  const { pieces, params } = splitAtParams(text);
+  let out = pieces[0];
+  for (let i = 0; i < params.length; i += 1) {
+    const index = params[i];
+    if (index >= values.length) throw new Error(`Query parameter $${index + 1} has no value`);
+    out += literalOf(values[index]) + pieces[i + 1];
+  }
+  return out;
+}
+
+/**
+ * A statement's text cut at each `$n` placeholder: `pieces` has one more entry than
+ * `params`, which holds each placeholder's zero-based value index. Quoted strings, quoted
+ * identifiers, dollar-quoted bodies and comments are passed over whole.
+ */
+export function splitAtParams(text: string): { pieces: string[]; params: number[] } {
+  const pieces: string[] = [];
+  const params: number[] = [];
   let copiedUpTo = 0;
   let at = 0;
   while (at < text.length) {
@@ -49,8 +65,9 @@ export function inlineParams(text: string, values: ReadonlyArray<unknown> = []):
       const number = /^\$(\d+)/.exec(text.slice(at, at + 12));
       if (number) {
         const index = Number(number[1]) - 1;
-        if (index < 0 || index >= values.length) throw new Error(`Query parameter ${number[0]} has no value`);
-        out += text.slice(copiedUpTo, at) + literalOf(values[index]);
+        if (index < 0) throw new Error('Query parameter $0 does not exist');
+        pieces.push(text.slice(copiedUpTo, at));
+        params.push(index);
         at += number[0].length;
         copiedUpTo = at;
         continue;
@@ -62,7 +79,8 @@ export function inlineParams(text: string, values: ReadonlyArray<unknown> = []):
       } else at += 1;
     } else at += 1;
   }
-  return out + text.slice(copiedUpTo);
+  pieces.push(text.slice(copiedUpTo));
+  return { pieces, params };
 }
 
 /** `E'...'` (and `e'...'`) strings treat a backslash as an escape. */

@@ -1,7 +1,7 @@
 import { createTableRelationsHelpers, extractTablesRelationalConfig, type SQL } from 'drizzle-orm';
 import { NodePgSession, NodePgTransaction } from 'drizzle-orm/node-postgres';
 import { PgDialect } from 'drizzle-orm/pg-core';
-import type pg from 'pg';
+import pg from 'pg';
 import type { Database, Executor, Transaction } from './client';
 import { inlineParams } from './inline-params';
 import * as schema from './schema';
@@ -27,6 +27,8 @@ export interface TenantConnections {
    */
   read<T>(setupSql: string, work: (tx: Transaction) => Promise<T>): Promise<T>;
 }
+
+const pgTypes = pg.types;
 
 const registered = new WeakMap<Database, TenantConnections>();
 /** The connection behind each open transaction object, for `runAtCommit`. */
@@ -55,6 +57,32 @@ export async function runAtCommit(executor: Executor, statement: SQL): Promise<v
   if (connection?.deferWithCommit(statement)) return;
   await executor.execute(statement);
 }
+
+/**
+ * Runs several independent reads in one message where the executor is a tenant connection
+ * (one round trip), one after another elsewhere; answers each statement's rows keyed by
+ * column name, values as `rawRowsOf` gives them (for `rowMapperOf`).
+ */
+export async function readTogether(
+  executor: Executor,
+  statements: ReadonlyArray<SQL>,
+): Promise<Array<Record<string, unknown>[]>> {
+  const connection = connectionOfTransaction.get(executor as Transaction);
+  if (connection) return connection.together(statements.map((statement) => dialect.sqlToQuery(statement)));
+  const answers: Array<Record<string, unknown>[]> = [];
+  for (const statement of statements) {
+    const result = (await executor.execute(statement)) as unknown as { rows: Record<string, unknown>[] };
+    answers.push(result.rows);
+  }
+  return answers;
+}
+
+/** Drizzle's own parsing of result values: dates, times and intervals (and their arrays) stay text. */
+const keptAsText = new Set([1082, 1114, 1184, 1186, 1115, 1182, 1185, 1187, 1231]);
+const driverTypes = {
+  getTypeParser: (oid: number, format?: 'text' | 'binary') =>
+    keptAsText.has(oid) ? (value: string) => value : pgTypes.getTypeParser(oid, format as 'text'),
+};
 
 type QueryConfig = pg.QueryConfig & { rowMode?: 'array'; types?: unknown };
 
@@ -120,6 +148,24 @@ class CarryingConnection {
     this.everyLead = undefined;
     this.atCommit = [];
     this.inTransaction = false;
+  }
+
+  /** Several statements in one simple message, after the pending lead: each one's rows. */
+  async together(
+    queries: ReadonlyArray<{ sql: string; params: unknown[] }>,
+  ): Promise<Array<Record<string, unknown>[]>> {
+    const lead = this.everyLead ?? this.lead;
+    if (this.lead !== undefined) {
+      this.lead = undefined;
+      this.begun = true;
+    }
+    const body = queries.map((query) => inlineParams(query.sql, query.params)).join('; ');
+    const text = lead === undefined ? body : `${lead}; ${body}`;
+    const answer = (await this.client.query({ text, types: driverTypes } as QueryConfig)) as
+      | pg.QueryResult
+      | pg.QueryResult[];
+    const results = Array.isArray(answer) ? answer : [answer];
+    return results.slice(results.length - queries.length).map((result) => result.rows);
   }
 
   async query(config: QueryConfig, values?: unknown[]): Promise<pg.QueryResult> {

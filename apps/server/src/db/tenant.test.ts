@@ -5,7 +5,7 @@ import { createTestDatabaseUrl } from '../test/test-server';
 import { type DatabaseHandle, openDatabase } from './client';
 import { users } from './schema';
 import { readInTenant, withTenant } from './tenant';
-import { runAtCommit } from './tenant-connections';
+import { readTogether, runAtCommit } from './tenant-connections';
 
 let database: DatabaseHandle;
 let drop: () => Promise<void>;
@@ -170,5 +170,25 @@ describe('runAtCommit', () => {
       tx.select({ name: users.name }).from(users).where(eq(users.id, mine.userId)),
     );
     expect(row.name).toBe(await nameNow());
+  });
+});
+
+describe('readTogether', () => {
+  it("answers each statement's rows, in a read and in a transaction, inside the tenant", async () => {
+    for (const run of [readInTenant, withTenant]) {
+      const [whoRows, userRows, theirRows] = await run(database.db, mine.clientId, (tx) =>
+        readTogether(tx, [
+          whoAmI,
+          sql`select id, client_id, created_at from users where id = ${mine.userId}`,
+          sql`select id from users where id = ${theirs.userId}`,
+        ]),
+      );
+      expect(whoRows[0].clientId).toBe(mine.clientId);
+      expect(userRows).toHaveLength(1);
+      expect(userRows[0]).toMatchObject({ id: mine.userId, client_id: mine.clientId });
+      // Timestamps come back as text, as Drizzle's own reads give them to the row mappers.
+      expect(typeof userRows[0].created_at).toBe('string');
+      if (database.driver === 'postgres') expect(theirRows).toEqual([]);
+    }
   });
 });

@@ -1,7 +1,8 @@
-import { and, eq, isNull, sql } from 'drizzle-orm';
+import { and, eq, getTableColumns, isNull, type SQL, sql } from 'drizzle-orm';
+import { builtOnce, queryBuilder } from '../../db/built-once';
 import type { Executor } from '../../db/client';
 import { channelAccounts, chatRooms, contactIdentities, tickets } from '../../db/schema';
-import type { TicketRow } from './ticket.presenter';
+import { runAtCommit } from '../../db/tenant-connections';
 
 export type ChatRoomRow = typeof chatRooms.$inferSelect;
 export type ChannelAccountRow = typeof channelAccounts.$inferSelect;
@@ -44,22 +45,23 @@ export async function findRoom(db: Executor, clientId: string, roomId: string) {
   return row as ChatRoomRow | undefined;
 }
 
-/** The room's current ticket, read with the room in one query (opening a room by its id). */
-export async function findCurrentTicketOfRoom(
-  db: Executor,
-  clientId: string,
-  roomId: string,
-): Promise<TicketRow | undefined> {
-  const [row] = await db
-    .select({ ticket: tickets })
+/** The room's current ticket, read with the room in one query (opening a room by its id); its rows are tickets. */
+export function currentTicketOfRoomQuery(clientId: string, roomId: string): SQL {
+  return currentTicketOfRoom({ clientId, roomId });
+}
+
+const currentTicketOfRoom = builtOnce<{ clientId: string; roomId: string }>(() =>
+  queryBuilder
+    .select(getTableColumns(tickets))
     .from(chatRooms)
     .innerJoin(
       tickets,
       and(eq(tickets.clientId, chatRooms.clientId), eq(tickets.id, chatRooms.currentTicketId)),
     )
-    .where(and(eq(chatRooms.clientId, clientId), eq(chatRooms.id, roomId)));
-  return row?.ticket;
-}
+    .where(
+      and(eq(chatRooms.clientId, sql.placeholder('clientId')), eq(chatRooms.id, sql.placeholder('roomId'))),
+    ),
+);
 
 /** The room of a contact identity (there is one per identity). */
 export async function findRoomOfIdentity(db: Executor, clientId: string, contactIdentityId: string) {
@@ -84,14 +86,19 @@ export async function findRoomWithExternalId(
   return row;
 }
 
-/** Moves the room to its newest ticket and activity; the time never goes backwards. */
+/**
+ * Moves the room to its newest ticket and activity; the time never goes backwards. With
+ * `atCommit` the update travels with the transaction's commit (`runAtCommit`), for a path
+ * that does not read the room back.
+ */
 export async function touchRoom(
   db: Executor,
   clientId: string,
   roomId: string,
   changes: { currentTicketId?: number; lastMessageAt?: Date },
+  options: { atCommit?: boolean } = {},
 ): Promise<void> {
-  await db
+  const update = db
     .update(chatRooms)
     .set({
       ...(changes.currentTicketId !== undefined ? { currentTicketId: changes.currentTicketId } : {}),
@@ -102,4 +109,6 @@ export async function touchRoom(
         : {}),
     })
     .where(and(eq(chatRooms.clientId, clientId), eq(chatRooms.id, roomId)));
+  if (options.atCommit) await runAtCommit(db, update.getSQL());
+  else await update;
 }

@@ -1,16 +1,19 @@
 import type { ChatPageResponse, MessageView, TicketDetailResponse, TicketSummary } from '@app/contracts';
 import type { Database } from '../../db/client';
+import { rowMapperOf } from '../../db/json-row';
+import { tickets } from '../../db/schema';
 import { readInTenant } from '../../db/tenant';
+import { readTogether } from '../../db/tenant-connections';
 import type { AuthContext } from '../../platform/http/authentication';
 import { badRequest, notFound } from '../../platform/http/http-errors';
 import { findContact } from '../contacts/contact.repository';
 import type { AttachmentStore } from './attachment-store';
-import { findChannelAccount, findCurrentTicketOfRoom } from './chat-room.repository';
+import { currentTicketOfRoomQuery, findChannelAccount } from './chat-room.repository';
 import { canSeeTicket, type InboxScope, inboxScopeOf } from './inbox.policy';
-import { findMessage, pageOfRoom } from './message.repository';
+import { findMessage, roomPageOf, roomPageQuery } from './message.repository';
 import { messageView, messageViews } from './message-view';
 import { presentTicket } from './ticket.presenter';
-import { findTicket, listContactTickets, unreadOfAssignee } from './ticket.repository';
+import { findTicket, listContactTickets, ticketQuery, unreadOfAssignee } from './ticket.repository';
 import { isOpen, visibleTicket } from './ticket-access';
 
 /** How many of a contact's tickets the customer panel and the history call show. */
@@ -84,17 +87,23 @@ export class ChatRoomService {
     if (query.ticketId === undefined && query.roomId === undefined)
       throw badRequest('ticketId or roomId is required');
     return readInTenant(this.db, auth.clientId, async (tx) => {
-      let roomId: string;
-      if (query.ticketId !== undefined) {
-        const ticket = await visibleTicket(tx, scope, query.ticketId);
-        if (query.roomId && query.roomId !== ticket.roomId) throw notFound();
-        roomId = ticket.roomId;
-      } else {
-        const ticket = await findCurrentTicketOfRoom(tx, auth.clientId, query.roomId!);
-        if (!ticket || !canSeeTicket(scope, ticket)) throw notFound();
-        roomId = ticket.roomId;
-      }
-      const page = await pageOfRoom(tx, auth.clientId, roomId, query);
+      // The ticket and the page travel together; the page is dropped unless the ticket may be seen.
+      const [ticketRows, pageRows] = await readTogether(
+        tx,
+        query.ticketId !== undefined
+          ? [
+              ticketQuery(auth.clientId, query.ticketId),
+              roomPageQuery(auth.clientId, { ticketId: query.ticketId }, query),
+            ]
+          : [
+              currentTicketOfRoomQuery(auth.clientId, query.roomId!),
+              roomPageQuery(auth.clientId, { roomId: query.roomId! }, query),
+            ],
+      );
+      const ticket = ticketRows[0] ? rowMapperOf(tickets)(ticketRows[0]) : undefined;
+      if (!ticket || !canSeeTicket(scope, ticket)) throw notFound();
+      if (query.roomId && query.roomId !== ticket.roomId) throw notFound();
+      const page = roomPageOf(pageRows, query);
       return {
         messages: await messageViews(tx, this.attachments, auth.clientId, page.rows),
         hasMore: page.hasMore,

@@ -1,8 +1,9 @@
 import type { MessageStatus } from '@app/contracts';
-import { and, asc, desc, eq, gt, inArray, lt, lte, sql } from 'drizzle-orm';
+import { and, asc, desc, eq, gt, inArray, lt, lte, type SQL, sql } from 'drizzle-orm';
+import { builtOnce, queryBuilder } from '../../db/built-once';
 import type { Executor } from '../../db/client';
-import { rawRowsOf, rowMapperOf } from '../../db/json-row';
-import { messages } from '../../db/schema';
+import { rowMapperOf } from '../../db/json-row';
+import { messages, tickets } from '../../db/schema';
 import type { MessageRow } from './ticket.presenter';
 
 type NewMessage = typeof messages.$inferInsert;
@@ -49,40 +50,71 @@ export async function findByClientMessageId(
 }
 
 /**
- * One page of a room, oldest first, over `messages_room_idx`: the newest `limit`, the
- * `limit` before an id (scrolling up) or after one (catching up). One extra row tells
- * whether there is more in that direction.
+ * The room's page statements, rendered once (`builtOnce`): newest, older than an id, newer
+ * than one; the room named by id, or as a ticket's room (so the ticket and the page can be
+ * read together).
  */
-export async function pageOfRoom(
-  db: Executor,
-  clientId: string,
-  roomId: string,
-  page: { before?: number; after?: number; limit: number },
-): Promise<{ rows: MessageRow[]; hasMore: boolean }> {
-  const inRoom = and(eq(messages.clientId, clientId), eq(messages.roomId, roomId));
-  const toRow = rowMapperOf(messages);
-  if (page.after !== undefined) {
-    const raw = await rawRowsOf(
-      db,
-      db
-        .select()
-        .from(messages)
-        .where(and(inRoom, gt(messages.id, page.after)))
-        .orderBy(asc(messages.id))
-        .limit(page.limit + 1),
-    );
-    return { rows: raw.slice(0, page.limit).map(toRow), hasMore: raw.length > page.limit };
-  }
-  const raw = await rawRowsOf(
-    db,
-    db
+type RoomPageValues = { clientId: string; roomId?: string; ticketId?: number; limit: number; id?: number };
+const roomPageStatements = new Map<string, (values: RoomPageValues) => SQL>();
+function roomPageStatement(direction: 'newest' | 'before' | 'after', by: 'room' | 'ticket') {
+  const key = `${direction}:${by}`;
+  let statement = roomPageStatements.get(key);
+  if (statement) return statement;
+  const clientId = sql.placeholder('clientId');
+  const room =
+    by === 'room'
+      ? sql.placeholder('roomId')
+      : sql`(select ${tickets.roomId} from ${tickets} where ${tickets.clientId} = ${clientId} and ${tickets.id} = ${sql.placeholder('ticketId')})`;
+  const inRoom = and(eq(messages.clientId, clientId), eq(messages.roomId, room));
+  statement = builtOnce<RoomPageValues>(() =>
+    queryBuilder
       .select()
       .from(messages)
-      .where(page.before !== undefined ? and(inRoom, lt(messages.id, page.before)) : inRoom)
-      .orderBy(desc(messages.id))
-      .limit(page.limit + 1),
+      .where(
+        direction === 'newest'
+          ? inRoom
+          : and(inRoom, (direction === 'before' ? lt : gt)(messages.id, sql.placeholder('id'))),
+      )
+      .orderBy(direction === 'after' ? asc(messages.id) : desc(messages.id))
+      .limit(sql.placeholder('limit')),
   );
-  return { rows: raw.slice(0, page.limit).reverse().map(toRow), hasMore: raw.length > page.limit };
+  roomPageStatements.set(key, statement);
+  return statement;
+}
+
+export type RoomPageQuery = { before?: number; after?: number; limit: number };
+
+/**
+ * One page of a room, over `messages_room_idx`: the newest `limit`, the `limit` before an id
+ * (scrolling up) or after one (catching up), reading one extra row to tell whether there is
+ * more in that direction. The room is given by id, or as a ticket's room. Read its rows with
+ * `roomPageOf`.
+ */
+export function roomPageQuery(
+  clientId: string,
+  of: { roomId: string } | { ticketId: number },
+  page: RoomPageQuery,
+): SQL {
+  const direction = page.after !== undefined ? 'after' : page.before !== undefined ? 'before' : 'newest';
+  return roomPageStatement(
+    direction,
+    'roomId' in of ? 'room' : 'ticket',
+  )({
+    clientId,
+    ...of,
+    limit: page.limit + 1,
+    ...(direction === 'newest' ? {} : { id: direction === 'after' ? page.after : page.before }),
+  });
+}
+
+/** The page's messages, oldest first, from `roomPageQuery`'s rows. */
+export function roomPageOf(
+  raw: ReadonlyArray<Record<string, unknown>>,
+  page: RoomPageQuery,
+): { rows: MessageRow[]; hasMore: boolean } {
+  const toRow = rowMapperOf(messages);
+  const rows = raw.slice(0, page.limit).map(toRow);
+  return { rows: page.after !== undefined ? rows : rows.reverse(), hasMore: raw.length > page.limit };
 }
 
 /** Text and sender of the quoted messages, by id. */

@@ -111,7 +111,7 @@ export class OutboundMessageService {
           at: now,
           assigneeId: takes ? auth.userId : undefined,
         });
-        await touchRoom(tx, auth.clientId, room.id, { lastMessageAt: now });
+        await touchRoom(tx, auth.clientId, room.id, { lastMessageAt: now }, { atCommit: true });
       }
 
       const message = await messageView(tx, this.attachments, inserted);

@@ -1,5 +1,7 @@
-import { and, desc, eq, gt, inArray, ne, sql } from 'drizzle-orm';
+import { and, desc, eq, gt, inArray, ne, type SQL, sql } from 'drizzle-orm';
+import { builtOnce, queryBuilder } from '../../db/built-once';
 import type { Executor } from '../../db/client';
+import { rawRowsOf, rowMapperOf } from '../../db/json-row';
 import { ticketCounters, tickets } from '../../db/schema';
 import type { TicketRow } from './ticket.presenter';
 
@@ -75,13 +77,26 @@ export async function findTicket(
   ticketId: number,
   options: { forUpdate?: boolean } = {},
 ): Promise<TicketRow | undefined> {
-  const query = db
+  const statement = options.forUpdate ? ticketByIdForUpdate : ticketById;
+  const [raw] = await rawRowsOf(db, statement({ clientId, ticketId }));
+  return raw ? rowMapperOf(tickets)(raw) : undefined;
+}
+
+/** The statement behind findTicket, to read beside others (`readTogether`). */
+export function ticketQuery(clientId: string, ticketId: number): SQL {
+  return ticketById({ clientId, ticketId });
+}
+
+/** Every read of one ticket by id goes through these, rendered once (`builtOnce`). */
+const byId = () =>
+  queryBuilder
     .select()
     .from(tickets)
-    .where(and(eq(tickets.clientId, clientId), eq(tickets.id, ticketId)));
-  const [row] = options.forUpdate ? await query.for('update') : await query;
-  return row;
-}
+    .where(
+      and(eq(tickets.clientId, sql.placeholder('clientId')), eq(tickets.id, sql.placeholder('ticketId'))),
+    );
+const ticketById = builtOnce<{ clientId: string; ticketId: number }>(byId);
+const ticketByIdForUpdate = builtOnce<{ clientId: string; ticketId: number }>(() => byId().for('update'));
 
 /** Writes ticket changes and answers the row as it now is. */
 export async function updateTicket(

@@ -1,0 +1,60 @@
+import { and, eq, sql } from 'drizzle-orm';
+import { PgDialect } from 'drizzle-orm/pg-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createClientWithUser } from '../test/factories';
+import { createTestDatabaseUrl } from '../test/test-server';
+import { builtOnce, queryBuilder } from './built-once';
+import { type DatabaseHandle, openDatabase } from './client';
+import { users } from './schema';
+import { withTenant } from './tenant';
+
+let database: DatabaseHandle;
+let drop: () => Promise<void>;
+let first: { clientId: string; userId: string };
+let second: { clientId: string; userId: string };
+
+beforeAll(async () => {
+  const test = await createTestDatabaseUrl();
+  drop = test.drop;
+  database = await openDatabase({ databaseUrl: test.url, poolSize: 2 });
+  await database.migrate();
+  first = await createClientWithUser(database.db, { role: 'USC' });
+  second = await createClientWithUser(database.db, { role: 'USC' });
+});
+afterAll(async () => {
+  await database?.close();
+  await drop?.();
+});
+
+const userById = builtOnce<{ clientId: string; userId: string }>(() =>
+  queryBuilder
+    .select({ id: users.id, clientId: users.clientId })
+    .from(users)
+    .where(and(eq(users.clientId, sql.placeholder('clientId')), eq(users.id, sql.placeholder('userId'))))
+    .limit(1),
+);
+
+describe('builtOnce', () => {
+  it('answers the same text each call, with that call’s values', () => {
+    const dialect = new PgDialect();
+    const a = dialect.sqlToQuery(userById({ clientId: first.clientId, userId: first.userId }));
+    const b = dialect.sqlToQuery(userById({ clientId: second.clientId, userId: second.userId }));
+    expect(a.sql).toBe(b.sql);
+    expect(a.sql).toMatch(/"client_id" = \$1 and "users"."id" = \$2\) limit \$3$/);
+    expect(a.params).toEqual([first.clientId, first.userId, 1]);
+    expect(b.params).toEqual([second.clientId, second.userId, 1]);
+  });
+
+  it('finds each client’s own row through the same statement', async () => {
+    for (const who of [first, second]) {
+      const result = (await withTenant(database.db, who.clientId, (tx) =>
+        tx.execute(userById({ clientId: who.clientId, userId: who.userId })),
+      )) as unknown as { rows: Array<{ id: string; client_id: string }> };
+      expect(result.rows).toEqual([{ id: who.userId, client_id: who.clientId }]);
+    }
+  });
+
+  it('refuses a call that leaves a placeholder without a value', () => {
+    expect(() => userById({ clientId: first.clientId } as never)).toThrow(/userId/);
+  });
+});
