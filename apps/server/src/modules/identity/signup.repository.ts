@@ -1,6 +1,6 @@
 import { and, count, desc, eq, gt, isNull, like, or, sql } from 'drizzle-orm';
 import type { Executor } from '../../db/client';
-import { clients, inboxConfigurations, mailOutbox, signupRequests, users } from '../../db/schema';
+import { clients, mailOutbox, signupRequests, users } from '../../db/schema';
 
 /*
  * Sign-up works before any client exists: signup_requests has row-level security on and no
@@ -108,19 +108,6 @@ export async function insertSignupOwner(
 ): Promise<typeof users.$inferSelect> {
   const [created] = await db.insert(users).values(row).returning();
   return created;
-}
-
-/** The chat-service switches a new client starts with: the same ones the demo shows. */
-export async function insertDefaultInboxConfiguration(db: Executor, clientId: string): Promise<void> {
-  await db
-    .insert(inboxConfigurations)
-    .values({
-      clientId,
-      isDisplayChatroomEmoji: 1,
-      isDisplayChatroomAttachment: 1,
-      isDisplayChatroomCsName: 1,
-    })
-    .onConflictDoNothing();
 }
 
 /** A sign-up code's e-mail: outbox mail with no client, which no owner's mailbox lists. */

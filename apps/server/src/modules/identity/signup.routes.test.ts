@@ -164,7 +164,14 @@ describe('sign-up', () => {
     expect(staff.body.content.map((user) => user.email)).toEqual([begun.email]);
     const demoStaff = await get<List>('/api/identity/admin-users', demoOwner.accessToken);
     expect(demoStaff.body.content.some((user) => user.email === begun.email)).toBe(false);
-    expect((await get('/api/csp/configuration', token)).status).toBe(200);
+    // A new client starts with the chat room's emoji, attachments and agent names shown.
+    const configuration = await get('/api/csp/configuration', token);
+    expect(configuration.status).toBe(200);
+    expect(configuration.body).toMatchObject({
+      isDisplayChatroomEmoji: 1,
+      isDisplayChatroomAttachment: 1,
+      isDisplayChatroomCSName: 1,
+    });
 
     // The demo owner cannot reach the new client's owner.
     const newOwnerId = staff.body.content[0].id;

@@ -25,7 +25,6 @@ import {
   countSignupCodesSince,
   findSignupRequest,
   insertClientlessMail,
-  insertDefaultInboxConfiguration,
   insertSignupClient,
   insertSignupOwner,
   insertSignupRequest,
@@ -173,7 +172,6 @@ export class SignupService {
           trialEndsAt: new Date(now + freeTrialDays * 86_400_000),
           referralCode: request.referralCode,
         });
-        await insertDefaultInboxConfiguration(tx, client.id);
         // The credential holder; consent stays unagreed, so the first sign-in asks for it.
         return insertSignupOwner(tx, {
           clientId: client.id,

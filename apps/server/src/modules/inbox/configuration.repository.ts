@@ -5,7 +5,17 @@ import { inboxConfigurations } from '../../db/schema';
 export type ConfigurationRow = typeof inboxConfigurations.$inferSelect;
 export type ConfigurationChanges = Partial<Omit<ConfigurationRow, 'clientId' | 'updatedAt'>>;
 
-/** The client's row, or undefined when it never saved one (every switch then reads 0). */
+/**
+ * The switches a client starts with, before it saves any: emoji, attachments and the agent's
+ * name shown in the chat room, nothing else. A client has no row until its first save.
+ */
+export const startingSwitches = {
+  isDisplayChatroomEmoji: 1,
+  isDisplayChatroomAttachment: 1,
+  isDisplayChatroomCsName: 1,
+} satisfies ConfigurationChanges;
+
+/** The client's row, or undefined when it never saved one (it then reads `startingSwitches`). */
 export async function findConfiguration(
   db: Executor,
   clientId: string,
@@ -14,7 +24,7 @@ export async function findConfiguration(
   return row;
 }
 
-/** Creates the row on first save; later saves change only the switches given. */
+/** Creates the row on first save (from `startingSwitches`); later saves change only the switches given. */
 export async function saveConfiguration(
   db: Executor,
   clientId: string,
@@ -22,11 +32,16 @@ export async function saveConfiguration(
 ): Promise<ConfigurationRow> {
   const [row] = await db
     .insert(inboxConfigurations)
-    .values({ clientId, ...changes })
+    .values({ clientId, ...startingSwitches, ...definedOf(changes) })
     .onConflictDoUpdate({
       target: inboxConfigurations.clientId,
       set: { ...changes, updatedAt: new Date() },
     })
     .returning();
   return row;
+}
+
+/** Switches left out of a save keep their value (undefined is not a change). */
+function definedOf(changes: ConfigurationChanges): ConfigurationChanges {
+  return Object.fromEntries(Object.entries(changes).filter(([, value]) => value !== undefined));
 }

@@ -8,7 +8,6 @@ import {
   chatRooms,
   contactIdentities,
   contacts,
-  inboxConfigurations,
   messages,
   ticketCategories,
   tickets,
@@ -46,15 +45,6 @@ export async function seedDemoInbox(db: Database, clientId: string, now = new Da
     const agents = await demoAgents(tx, clientId);
     const groups = await ensureGroups(tx, clientId, agents);
     const categories = await ensureCategories(tx, clientId);
-    await tx
-      .insert(inboxConfigurations)
-      .values({
-        clientId,
-        isDisplayChatroomEmoji: 1,
-        isDisplayChatroomAttachment: 1,
-        isDisplayChatroomCsName: 1,
-      })
-      .onConflictDoNothing();
 
     const [anyTicket] = await tx
       .select({ id: tickets.id })

@@ -48,17 +48,19 @@ describe('categories and configuration', () => {
     expect(list.body.content.map((category) => category.id)).not.toContain(created.body.id);
   });
 
-  it('reads all zeros for a client that never saved, and saves switches', async () => {
+  it('reads the starting switches for a client that never saved, and saves only what is given', async () => {
     const fresh = await call('GET', '/api/csp/configuration', stranger);
     expect(fresh.body).toEqual({
       featureCs: 0,
       isAutoAssignFeature: 0,
-      isDisplayChatroomEmoji: 0,
-      isDisplayChatroomAttachment: 0,
-      isDisplayChatroomCSName: 0,
+      isDisplayChatroomEmoji: 1,
+      isDisplayChatroomAttachment: 1,
+      isDisplayChatroomCSName: 1,
     });
-    const saved = await call('PUT', '/api/csp/configuration', stranger, { isDisplayChatroomEmoji: 1 });
-    expect(saved.body).toMatchObject({ isDisplayChatroomEmoji: 1, isDisplayChatroomAttachment: 0 });
+    const saved = await call('PUT', '/api/csp/configuration', stranger, { isDisplayChatroomEmoji: 0 });
+    expect(saved.body).toEqual({ ...fresh.body, isDisplayChatroomEmoji: 0 });
+    const again = await call('PUT', '/api/csp/configuration', stranger, { isAutoAssignFeature: 1 });
+    expect(again.body).toEqual({ ...fresh.body, isDisplayChatroomEmoji: 0, isAutoAssignFeature: 1 });
     expect((await call('GET', '/api/csp/configuration', kit.tokens.agent1)).body).toMatchObject({
       isDisplayChatroomEmoji: 1,
       isDisplayChatroomAttachment: 1,

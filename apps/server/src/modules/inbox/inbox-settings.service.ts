@@ -13,7 +13,12 @@ import {
   nameTaken,
   updateCategory,
 } from './category.repository';
-import { type ConfigurationRow, findConfiguration, saveConfiguration } from './configuration.repository';
+import {
+  type ConfigurationRow,
+  findConfiguration,
+  saveConfiguration,
+  startingSwitches,
+} from './configuration.repository';
 import { tagsInUse } from './ticket.repository';
 
 const presentCategory = (row: CategoryRow) => ({
@@ -24,14 +29,15 @@ const presentCategory = (row: CategoryRow) => ({
 
 const flag = (value: number) => (value ? 1 : 0) as 0 | 1;
 
-/** The spec's configuration object; a client that never saved one reads all zeros. */
+/** The spec's configuration object; a client that never saved one reads `startingSwitches`. */
 function presentConfiguration(row: ConfigurationRow | undefined): InboxConfiguration {
+  const switches = { featureCs: 0, isAutoAssignFeature: 0, ...startingSwitches, ...row };
   return {
-    featureCs: row?.featureCs ?? 0,
-    isAutoAssignFeature: flag(row?.isAutoAssignFeature ?? 0),
-    isDisplayChatroomEmoji: flag(row?.isDisplayChatroomEmoji ?? 0),
-    isDisplayChatroomAttachment: flag(row?.isDisplayChatroomAttachment ?? 0),
-    isDisplayChatroomCSName: flag(row?.isDisplayChatroomCsName ?? 0),
+    featureCs: switches.featureCs,
+    isAutoAssignFeature: flag(switches.isAutoAssignFeature),
+    isDisplayChatroomEmoji: flag(switches.isDisplayChatroomEmoji),
+    isDisplayChatroomAttachment: flag(switches.isDisplayChatroomAttachment),
+    isDisplayChatroomCSName: flag(switches.isDisplayChatroomCsName),
   };
 }
 
