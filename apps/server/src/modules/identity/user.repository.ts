@@ -1,6 +1,9 @@
 import { and, asc, count, eq, inArray, sql } from 'drizzle-orm';
+import { builtOnce, queryBuilder } from '../../db/built-once';
 import type { Executor } from '../../db/client';
+import { rowMapperOf } from '../../db/json-row';
 import { clients, users } from '../../db/schema';
+import { readTogether } from '../../db/tenant-connections';
 
 export type UserRow = typeof users.$inferSelect;
 export type ClientRow = typeof clients.$inferSelect;
@@ -44,35 +47,32 @@ export async function findCredentialHolder(db: Executor, row: UserRow): Promise<
   return holder;
 }
 
-function prepareUserWithClient(db: Executor) {
-  return db
+/** The statements behind every users/me, rendered once (`builtOnce`) and sent together. */
+const userById = builtOnce<{ clientId: string; userId: string }>(() =>
+  queryBuilder
     .select()
     .from(users)
-    .innerJoin(clients, eq(clients.id, users.clientId))
-    .where(and(eq(users.clientId, sql.placeholder('clientId')), eq(users.id, sql.placeholder('userId'))))
-    .prepare('find_user_with_client');
-}
+    .where(and(eq(users.clientId, sql.placeholder('clientId')), eq(users.id, sql.placeholder('userId')))),
+);
+const clientById = builtOnce<{ clientId: string }>(() =>
+  queryBuilder
+    .select()
+    .from(clients)
+    .where(eq(clients.id, sql.placeholder('clientId'))),
+);
 
-/**
- * The query behind every users/me, built once per executor: on PostgreSQL each pooled
- * connection keeps one transaction object, so it is built once per connection, and its named
- * statement is parsed and planned once per connection too.
- */
-const userWithClientQueries = new WeakMap<Executor, ReturnType<typeof prepareUserWithClient>>();
-
-/** A user of the client together with the client, in one query. */
+/** A user of the client together with the client: one round trip on PostgreSQL (`readTogether`). */
 export async function findUserWithClient(
   db: Executor,
   clientId: string,
   userId: string,
 ): Promise<{ user: UserRow; client: ClientRow } | undefined> {
-  let query = userWithClientQueries.get(db);
-  if (!query) {
-    query = prepareUserWithClient(db);
-    userWithClientQueries.set(db, query);
-  }
-  const [row] = await query.execute({ clientId, userId });
-  return row ? { user: row.users, client: row.clients } : undefined;
+  const [userRows, clientRows] = await readTogether(db, [
+    userById({ clientId, userId }),
+    clientById({ clientId }),
+  ]);
+  if (!userRows[0] || !clientRows[0]) return undefined;
+  return { user: rowMapperOf(users)(userRows[0]), client: rowMapperOf(clients)(clientRows[0]) };
 }
 
 export async function findUser(db: Executor, clientId: string, userId: string): Promise<UserRow | undefined> {
