@@ -1,6 +1,5 @@
 import type { TicketFilterQuery, TicketStatus } from '@app/contracts';
 import { and, eq, getTableColumns, gte, inArray, lte, or, type SQL, sql } from 'drizzle-orm';
-import { unionAll } from 'drizzle-orm/pg-core';
 import type { Executor } from '../../db/client';
 import { rawRowsOf, rowMapperOf } from '../../db/json-row';
 import { messages, ticketCounters, ticketSearch, tickets } from '../../db/schema';
@@ -235,6 +234,10 @@ const pageOrder = (sort: TicketSort): SQL[] => [
   sql`${tickets.id} desc nulls last`,
 ];
 
+/** The same order over the union of the branches, whose columns are no longer the table's. */
+const unionOrder = (sort: TicketSort): SQL =>
+  sql.raw(`"${sortColumnOf(sort).name}" desc nulls last, "id" desc nulls last`);
+
 /**
  * One page of tickets, newest first by the sort column, after the keyset position. The
  * branches are read as `(… order by … limit n) union all (…)`, which PostgreSQL runs as
@@ -253,36 +256,29 @@ export async function findTicketPage(tx: Executor, request: TicketPageRequest): 
   if (after) {
     common.push(sql`(${sortColumn}, ${tickets.id}) < (${after.key}::timestamptz, ${after.id})`);
   }
-  const selection = {
-    ...getTableColumns(tickets),
-    sortKey: sql<string>`${sortColumn}::text`.as('sort_key'),
-    // An uncorrelated subquery: PostgreSQL reads the counters once per branch, and the page
-    // costs one round trip fewer than reading them apart.
-    ...(request.withCounters
-      ? { counters: countersSubquery(scope.clientId, scope.userId).as('tab_counters') }
-      : {}),
+  // An uncorrelated subquery: PostgreSQL reads the counters once per branch, and the page
+  // costs one round trip fewer than reading them apart.
+  const counters = request.withCounters
+    ? sql`, ${countersSubquery(scope.clientId, scope.userId)} as tab_counters`
+    : sql``;
+  const order = sql.join(pageOrder(sort), sql`, `);
+  const query = (branch: Branch) => {
+    const where = and(
+      ...common,
+      statusCondition(branch.statuses),
+      branch.assigneeIsMe ? eq(tickets.assigneeId, scope.userId) : undefined,
+    );
+    return sql`select ${ticketColumnList()}, ${sortColumn}::text as sort_key${counters} from ${tickets} where ${where} order by ${order} limit ${limit}`;
   };
-  const query = (branch: Branch) =>
-    tx
-      .select(selection)
-      .from(tickets)
-      .where(
-        and(
-          ...common,
-          statusCondition(branch.statuses),
-          branch.assigneeIsMe ? eq(tickets.assigneeId, scope.userId) : undefined,
-        ),
-      )
-      .orderBy(...pageOrder(sort))
-      .limit(limit);
-  const [first, second, ...rest] = branches.map(query);
+  const parts = branches.map(query);
   const raw = await rawRowsOf(
     tx,
-    second
-      ? unionAll(first, second, ...rest)
-          .orderBy(...pageOrder(sort))
-          .limit(limit)
-      : first,
+    parts.length > 1
+      ? sql`${sql.join(
+          parts.map((part) => sql`(${part})`),
+          sql` union all `,
+        )} order by ${unionOrder(sort)} limit ${limit}`
+      : parts[0],
   );
   const toTicket = rowMapperOf(tickets);
   return raw.map((row) => ({
@@ -290,6 +286,20 @@ export async function findTicketPage(tx: Executor, request: TicketPageRequest): 
     sortKey: row.sort_key as string,
     ...(request.withCounters ? { counters: row.tab_counters as TicketCounters } : {}),
   }));
+}
+
+/**
+ * Every column of `tickets`, written once: Drizzle's select builder names, aliases and
+ * checks each of the 28 columns again on every page (and every branch of one).
+ */
+let ticketColumns: SQL | undefined;
+function ticketColumnList(): SQL {
+  ticketColumns ??= sql.raw(
+    Object.values(getTableColumns(tickets))
+      .map((column) => `"tickets"."${column.name}"`)
+      .join(', '),
+  );
+  return ticketColumns;
 }
 
 /** The counters as one json object `{ all, unassigned, mine }`, for a page's own statement. */
