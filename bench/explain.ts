@@ -12,7 +12,7 @@ import pg from 'pg';
 import type { Database } from '../apps/server/src/db/client';
 import { rawRowsOf } from '../apps/server/src/db/json-row';
 import * as schema from '../apps/server/src/db/schema';
-import { withTenant } from '../apps/server/src/db/tenant';
+import { plannerSetup, withTenant } from '../apps/server/src/db/tenant';
 import type { InboxScope } from '../apps/server/src/modules/inbox/inbox.policy';
 import {
   type RoomPageQuery,
@@ -93,7 +93,7 @@ async function explain(name: string, work: () => Promise<unknown>): Promise<void
     for (const statement of statements) {
       await poolClient.query('begin');
       await poolClient.query(
-        `select set_config('app.client_id', $1, true), set_config('role', 'app_tenant', true)`,
+        `select set_config('app.client_id', $1, true), set_config('role', 'app_tenant', true), ${plannerSetup}`,
         [client.id],
       );
       const result = await poolClient.query(
