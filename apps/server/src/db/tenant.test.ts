@@ -25,7 +25,7 @@ afterAll(async () => {
   await drop?.();
 });
 
-const whoAmI = sql`select current_user as "user", current_setting('app.client_id', true) as "clientId"`;
+const whoAmI = sql`select current_user as "user", current_setting('app.client_id', true) as "clientId", current_setting('random_page_cost') as "randomPageCost"`;
 
 describe('withTenant', () => {
   it('runs as app_tenant for the one client, and row security hides every other client', async () => {
@@ -37,8 +37,9 @@ describe('withTenant', () => {
       const visible = await tx.select({ id: users.id, clientId: users.clientId }).from(users);
       return { identity, visible };
     });
+    expect(seen.identity).toMatchObject({ randomPageCost: '1.1' });
     if (database.driver === 'postgres')
-      expect(seen.identity).toEqual({ user: 'app_tenant', clientId: mine.clientId });
+      expect(seen.identity).toMatchObject({ user: 'app_tenant', clientId: mine.clientId });
     else expect(seen.identity.clientId).toBe(mine.clientId);
     expect(seen.visible.map((row) => row.id)).toContain(mine.userId);
     if (database.driver === 'postgres')
@@ -96,6 +97,7 @@ describe('readInTenant', () => {
     });
     expect(seen.first.clientId).toBe(mine.clientId);
     expect(seen.second.clientId).toBe(mine.clientId);
+    expect(seen.first).toMatchObject({ randomPageCost: '1.1' });
     expect(seen.visible.map((row) => row.id)).toContain(mine.userId);
     if (database.driver === 'postgres') {
       expect([seen.first.user, seen.second.user]).toEqual(['app_tenant', 'app_tenant']);

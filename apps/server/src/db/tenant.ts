@@ -57,5 +57,5 @@ function carryingConnectionsFor(db: Database, clientId: string): TenantConnectio
 }
 
 function tenantSetup(clientId: string): string {
-  return `select set_config('app.client_id', '${clientId}', true), set_config('role', 'app_tenant', true)`;
+  return `select set_config('app.client_id', '${clientId}', true), set_config('role', 'app_tenant', true), ${plannerSetup}`;
 }
