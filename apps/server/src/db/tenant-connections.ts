@@ -28,8 +28,6 @@ export interface TenantConnections {
   read<T>(setupSql: string, work: (tx: Transaction) => Promise<T>): Promise<T>;
 }
 
-const pgTypes = pg.types;
-
 const registered = new WeakMap<Database, TenantConnections>();
 /** The connection behind each open transaction object, for `runAtCommit`. */
 const connectionOfTransaction = new WeakMap<Transaction, CarryingConnection>();
@@ -81,7 +79,7 @@ export async function readTogether(
 const keptAsText = new Set([1082, 1114, 1184, 1186, 1115, 1182, 1185, 1187, 1231]);
 const driverTypes = {
   getTypeParser: (oid: number, format?: 'text' | 'binary') =>
-    keptAsText.has(oid) ? (value: string) => value : pgTypes.getTypeParser(oid, format as 'text'),
+    keptAsText.has(oid) ? (value: string) => value : pg.types.getTypeParser(oid, format as 'text'),
 };
 
 type QueryConfig = pg.QueryConfig & { rowMode?: 'array'; types?: unknown };
@@ -92,8 +90,8 @@ class CarryingConnection {
   private lead: string | undefined;
   /** Sent before every statement (read mode). */
   private everyLead: string | undefined;
-  /** The tenant setup of read mode, for a named statement's own transaction. */
-  private readSetup = '';
+  /** The tenant set-up of the current use. */
+  private setup = '';
   private atCommit: string[] = [];
   private begun = false;
   private inTransaction = false;
@@ -101,18 +99,15 @@ class CarryingConnection {
   constructor(readonly client: pg.PoolClient) {}
 
   startTransaction(setupSql: string): void {
+    this.setup = setupSql;
     this.lead = `begin; ${setupSql}`;
-    this.everyLead = undefined;
-    this.atCommit = [];
     this.begun = false;
     this.inTransaction = true;
   }
 
   startReads(setupSql: string): void {
+    this.setup = setupSql;
     this.everyLead = `set transaction read only; ${setupSql}`;
-    this.readSetup = setupSql;
-    this.lead = undefined;
-    this.inTransaction = false;
   }
 
   deferWithCommit(statement: SQL): boolean {
@@ -123,26 +118,22 @@ class CarryingConnection {
   }
 
   /** Commits what was begun, with the deferred statements; sends nothing for a transaction that ran none. */
-  async commit(setupSql: string): Promise<void> {
-    const deferred = this.atCommit;
-    this.finish();
-    if (!this.begun && deferred.length === 0) return;
-    const parts = this.begun ? [...deferred, 'commit'] : [`begin; ${setupSql}`, ...deferred, 'commit'];
-    this.begun = true;
-    await this.client.query(parts.join('; '));
+  async commit(): Promise<void> {
+    if (!this.begun && this.atCommit.length === 0) return;
+    const lead = this.takeLead();
+    await this.client.query([...(lead ? [lead] : []), ...this.atCommit, 'commit'].join('; '));
   }
 
   /** Rolls back what was begun; resolves with the failure when the connection could not. */
   async rollback(): Promise<Error | undefined> {
-    const begun = this.begun;
-    this.finish();
-    if (!begun) return undefined;
+    if (!this.begun) return undefined;
     return this.client.query('rollback').then(
       () => undefined,
       (failure: Error) => failure,
     );
   }
 
+  /** Forgets the use's state before the connection goes back to the pool. */
   finish(): void {
     this.lead = undefined;
     this.everyLead = undefined;
@@ -154,11 +145,7 @@ class CarryingConnection {
   async together(
     queries: ReadonlyArray<{ sql: string; params: unknown[] }>,
   ): Promise<Array<Record<string, unknown>[]>> {
-    const lead = this.everyLead ?? this.lead;
-    if (this.lead !== undefined) {
-      this.lead = undefined;
-      this.begun = true;
-    }
+    const lead = this.takeLead();
     const body = queries.map((query) => inlineParams(query.sql, query.params)).join('; ');
     const text = lead === undefined ? body : `${lead}; ${body}`;
     const answer = (await this.client.query({ text, types: driverTypes } as QueryConfig)) as
@@ -169,20 +156,14 @@ class CarryingConnection {
   }
 
   async query(config: QueryConfig, values?: unknown[]): Promise<pg.QueryResult> {
-    const lead = this.everyLead ?? this.lead;
+    // A named (prepared) statement cannot travel in a simple message: in read mode it runs
+    // in a read-only transaction of its own, in a transaction after its lead.
+    if (config.name && this.everyLead !== undefined) return this.namedRead(config, values);
+    const lead = this.takeLead();
     if (lead === undefined) return this.client.query(config, values);
     if (config.name) {
-      // A named (prepared) statement cannot travel in a simple message: it runs after its
-      // lead, and in read mode inside a read-only transaction of its own.
-      if (this.everyLead !== undefined) return this.namedRead(config, values);
       await this.client.query(lead);
-      this.lead = undefined;
-      this.begun = true;
       return this.client.query(config, values);
-    }
-    if (this.lead !== undefined) {
-      this.lead = undefined;
-      this.begun = true;
     }
     const text = `${lead}; ${inlineParams(config.text, values ?? config.values ?? [])}`;
     const answer = (await this.client.query({
@@ -193,8 +174,19 @@ class CarryingConnection {
     return Array.isArray(answer) ? answer[answer.length - 1] : answer;
   }
 
+  /** What goes before the next statement; taking a transaction's lead begins it. */
+  private takeLead(): string | undefined {
+    if (this.everyLead !== undefined) return this.everyLead;
+    const lead = this.lead;
+    if (lead !== undefined) {
+      this.lead = undefined;
+      this.begun = true;
+    }
+    return lead;
+  }
+
   private async namedRead(config: QueryConfig, values?: unknown[]): Promise<pg.QueryResult> {
-    await this.client.query(`begin read only; ${this.readSetup}`);
+    await this.client.query(`begin read only; ${this.setup}`);
     try {
       const result = await this.client.query(config, values);
       await this.client.query('commit');
@@ -239,7 +231,7 @@ function tenantConnectionsOn(pool: pg.Pool): TenantConnections {
       try {
         connection.startTransaction(setupSql);
         const result = await work(tx);
-        await connection.commit(setupSql);
+        await connection.commit();
         return result;
       } catch (error) {
         // A connection that cannot even roll back is dropped rather than handed to the next caller.

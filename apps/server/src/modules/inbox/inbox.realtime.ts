@@ -1,13 +1,13 @@
 import { inboxTopics, type MessageView } from '@app/contracts';
 import type { Executor } from '../../db/client';
-import { appendEventsAtCommit, type NewEvent, rooms } from '../../platform/events/outbox';
+import { appendEventAtCommit, type NewEvent, rooms } from '../../platform/events/outbox';
 import { ticketEventRooms } from './inbox.policy';
 import { type MessageRow, presentTicket, type TicketRow } from './ticket.presenter';
 import { readCounters } from './ticket.repository';
 
 /**
  * Which inbox events go to which sockets. Every function writes an outbox event in the
- * caller's transaction, with its commit (`appendEventsAtCommit`), so sockets hear of a
+ * caller's transaction, with its commit (`appendEventAtCommit`), so sockets hear of a
  * change only once it has committed.
  */
 
@@ -41,7 +41,7 @@ export async function emitTicketEvent(
   ticket: TicketRow,
   before?: Before,
 ): Promise<void> {
-  await appendEventsAtCommit(tx, [ticketEvent(topic, ticket, before)]);
+  await appendEventAtCommit(tx, ticketEvent(topic, ticket, before));
 }
 
 /**
@@ -60,7 +60,7 @@ export async function emitCountsChanged(
     'unassigned',
     ...assignees.map((id) => `user:${id}`),
   ]);
-  await appendEventsAtCommit(tx, [countsEvent(clientId, assignees, counters)]);
+  await appendEventAtCommit(tx, countsEvent(clientId, assignees, counters));
 }
 
 /** The counts event from counters already read (`all`, `unassigned`, `user:<id>`). */
@@ -103,7 +103,7 @@ export async function emitMessageCreated(
   contactIdentityId: string,
   before?: Before,
 ): Promise<void> {
-  await appendEventsAtCommit(tx, [messageCreatedEvent(message, ticket, contactIdentityId, before)]);
+  await appendEventAtCommit(tx, messageCreatedEvent(message, ticket, contactIdentityId, before));
 }
 
 /** A message's delivery state moved (or it failed, with the reason). */
@@ -113,19 +113,17 @@ export async function emitMessageUpdated(
   ticket: TicketRow,
   contactIdentityId: string,
 ): Promise<void> {
-  await appendEventsAtCommit(tx, [
-    {
-      clientId: ticket.clientId,
-      topic: inboxTopics.messageUpdated,
-      rooms: messageRooms(ticket, message.kind, contactIdentityId),
-      payload: {
-        id: message.id,
-        ticketId: message.ticketId,
-        status: message.status,
-        failureReason: message.failureReason,
-      },
+  await appendEventAtCommit(tx, {
+    clientId: ticket.clientId,
+    topic: inboxTopics.messageUpdated,
+    rooms: messageRooms(ticket, message.kind, contactIdentityId),
+    payload: {
+      id: message.id,
+      ticketId: message.ticketId,
+      status: message.status,
+      failureReason: message.failureReason,
     },
-  ]);
+  });
 }
 
 /** A message was taken back: screens drop it. */
@@ -135,26 +133,22 @@ export async function emitMessageDeleted(
   ticket: TicketRow,
   contactIdentityId: string,
 ): Promise<void> {
-  await appendEventsAtCommit(tx, [
-    {
-      clientId: ticket.clientId,
-      topic: inboxTopics.messageDeleted,
-      rooms: messageRooms(ticket, message.kind, contactIdentityId),
-      payload: { id: message.id, ticketId: message.ticketId },
-    },
-  ]);
+  await appendEventAtCommit(tx, {
+    clientId: ticket.clientId,
+    topic: inboxTopics.messageDeleted,
+    rooms: messageRooms(ticket, message.kind, contactIdentityId),
+    payload: { id: message.id, ticketId: message.ticketId },
+  });
 }
 
 /** Hands an outbound public message to the delivery job; no socket is in its rooms. */
 export async function requestDelivery(tx: Executor, message: MessageRow): Promise<void> {
-  await appendEventsAtCommit(tx, [
-    {
-      clientId: message.clientId,
-      topic: inboxTopics.deliveryRequested,
-      rooms: [],
-      payload: { messageId: message.id, ticketId: message.ticketId, attempt: 1 },
-    },
-  ]);
+  await appendEventAtCommit(tx, {
+    clientId: message.clientId,
+    topic: inboxTopics.deliveryRequested,
+    rooms: [],
+    payload: { messageId: message.id, ticketId: message.ticketId, attempt: 1 },
+  });
 }
 
 /** Typing goes to whoever has the chat open: the ticket's room, and the customer's widget. */
@@ -165,12 +159,10 @@ export async function emitTyping(
 ): Promise<void> {
   const list = [rooms.ticket(ticket.id)];
   if (typing.contactIdentityId) list.push(rooms.visitor(typing.contactIdentityId));
-  await appendEventsAtCommit(tx, [
-    {
-      clientId: ticket.clientId,
-      topic: inboxTopics.typing,
-      rooms: list,
-      payload: { ticketId: ticket.id, who: typing.who, name: typing.name, typing: typing.typing },
-    },
-  ]);
+  await appendEventAtCommit(tx, {
+    clientId: ticket.clientId,
+    topic: inboxTopics.typing,
+    rooms: list,
+    payload: { ticketId: ticket.id, who: typing.who, name: typing.name, typing: typing.typing },
+  });
 }

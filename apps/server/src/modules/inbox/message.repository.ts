@@ -55,19 +55,17 @@ export async function findByClientMessageId(
  * read together).
  */
 type RoomPageValues = { clientId: string; roomId?: string; ticketId?: number; limit: number; id?: number };
-const roomPageStatements = new Map<string, (values: RoomPageValues) => SQL>();
-function roomPageStatement(direction: 'newest' | 'before' | 'after', by: 'room' | 'ticket') {
-  const key = `${direction}:${by}`;
-  let statement = roomPageStatements.get(key);
-  if (statement) return statement;
-  const clientId = sql.placeholder('clientId');
-  const room =
-    by === 'room'
-      ? sql.placeholder('roomId')
-      : sql`(select ${tickets.roomId} from ${tickets} where ${tickets.clientId} = ${clientId} and ${tickets.id} = ${sql.placeholder('ticketId')})`;
-  const inRoom = and(eq(messages.clientId, clientId), eq(messages.roomId, room));
-  statement = builtOnce<RoomPageValues>(() =>
-    queryBuilder
+type Direction = 'newest' | 'before' | 'after';
+
+function roomPageStatement(direction: Direction, by: 'room' | 'ticket') {
+  return builtOnce<RoomPageValues>(() => {
+    const clientId = sql.placeholder('clientId');
+    const room =
+      by === 'room'
+        ? sql.placeholder('roomId')
+        : sql`(select ${tickets.roomId} from ${tickets} where ${tickets.clientId} = ${clientId} and ${tickets.id} = ${sql.placeholder('ticketId')})`;
+    const inRoom = and(eq(messages.clientId, clientId), eq(messages.roomId, room));
+    return queryBuilder
       .select()
       .from(messages)
       .where(
@@ -76,11 +74,15 @@ function roomPageStatement(direction: 'newest' | 'before' | 'after', by: 'room' 
           : and(inRoom, (direction === 'before' ? lt : gt)(messages.id, sql.placeholder('id'))),
       )
       .orderBy(direction === 'after' ? asc(messages.id) : desc(messages.id))
-      .limit(sql.placeholder('limit')),
-  );
-  roomPageStatements.set(key, statement);
-  return statement;
+      .limit(sql.placeholder('limit'));
+  });
 }
+
+const roomPages = {
+  newest: { room: roomPageStatement('newest', 'room'), ticket: roomPageStatement('newest', 'ticket') },
+  before: { room: roomPageStatement('before', 'room'), ticket: roomPageStatement('before', 'ticket') },
+  after: { room: roomPageStatement('after', 'room'), ticket: roomPageStatement('after', 'ticket') },
+};
 
 export type RoomPageQuery = { before?: number; after?: number; limit: number };
 
@@ -95,11 +97,9 @@ export function roomPageQuery(
   of: { roomId: string } | { ticketId: number },
   page: RoomPageQuery,
 ): SQL {
-  const direction = page.after !== undefined ? 'after' : page.before !== undefined ? 'before' : 'newest';
-  return roomPageStatement(
-    direction,
-    'roomId' in of ? 'room' : 'ticket',
-  )({
+  const direction: Direction =
+    page.after !== undefined ? 'after' : page.before !== undefined ? 'before' : 'newest';
+  return roomPages[direction]['roomId' in of ? 'room' : 'ticket']({
     clientId,
     ...of,
     limit: page.limit + 1,

@@ -49,6 +49,11 @@ export async function appendEventsAtCommit(tx: Executor, events: ReadonlyArray<N
   if (events.length > 0) await runAtCommit(tx, eventsStatement(events));
 }
 
+/** One event written and announced with its commit: see `appendEventsAtCommit`. */
+export async function appendEventAtCommit(tx: Executor, event: NewEvent): Promise<void> {
+  await appendEventsAtCommit(tx, [event]);
+}
+
 function eventsStatement(events: ReadonlyArray<NewEvent>): SQL {
   return sql`
     with given as (
