@@ -117,6 +117,9 @@ async function explain(name: string, work: () => Promise<unknown>): Promise<void
 }
 
 console.log(`plans for ${bigClientSlug}: ${size.tickets} tickets, ${size.messages} messages → ${outDir}`);
+/** The next page's cursor of a list answer (written as JSON text). */
+const cursorOf = (answer: { text: string }) =>
+  (JSON.parse(answer.text) as { nextCursor: string | null }).nextCursor ?? undefined;
 const page1 = await tickets.list(ownerScope, query({}), listDefaults.table);
 await explain('list-table-default', () => tickets.list(ownerScope, query({}), listDefaults.table));
 await explain('list-table-filtered', () =>
@@ -127,9 +130,9 @@ await explain('list-table-filtered', () =>
   ),
 );
 await explain('list-table-later-page', async () => {
-  let cursor = page1.nextCursor ?? undefined;
+  let cursor = cursorOf(page1);
   for (let i = 0; i < 20 && cursor; i += 1) {
-    cursor = (await tickets.list(ownerScope, query({ cursor }), listDefaults.table)).nextCursor ?? undefined;
+    cursor = cursorOf(await tickets.list(ownerScope, query({ cursor }), listDefaults.table));
   }
   captured = [];
   return tickets.list(ownerScope, query({ cursor }), listDefaults.table);
@@ -152,7 +155,7 @@ await explain('room-newest-50-by-ticket', () => roomPage({ ticketId: room.ticket
 await explain('room-older-page', async () => {
   const newest = await roomPage({ roomId: room.id }, { limit: 50 });
   captured = [];
-  return roomPage({ roomId: room.id }, { before: newest.rows[0]?.id, limit: 50 });
+  return roomPage({ roomId: room.id }, { before: Number(newest.rows[0]?.id), limit: 50 });
 });
 for (const keyword of ['pesanan', 'garansi', 'refund', 'INV/2026/01234']) {
   const slug = keyword.replace(/\W+/g, '-').toLowerCase();

@@ -5,11 +5,12 @@
 //
 //   npm run bench:inbox -- [--database-url URL] [--duration 10] [--connections 16]
 //                          [--processes 1|2] [--out bench/results/<name>.json] [--probe-requests 20]
-//                          [--statement-timeout 30] [--allow-migrate]
+//                          [--statement-timeout 30] [--allow-migrate] [--only chatRoom,search]
 //
 // The database is the one bench/seed.ts filled (bench-big and its giant room). The bench only
 // reads it, except for the messages its agents send and the bare INSERT's own table.
 import { readFileSync } from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import type { TicketListResponse, TicketSummary } from '@app/contracts';
 import pg from 'pg';
@@ -45,6 +46,8 @@ const processCount = Number(flags.processes ?? 1);
 const probeRequests = Number(flags['probe-requests'] ?? 20);
 const statementTimeoutSeconds = Number(flags['statement-timeout'] ?? 30);
 if (processCount !== 1 && processCount !== 2) throw new Error('--processes is 1 or 2');
+/** Only these lines (by key, e.g. `chatRoom,ticketList`) beside the bare ones: for profiling one target. */
+const only = flags.only ? new Set(flags.only.split(',')) : null;
 
 /**
  * The servers' database URL with a statement timeout: a query that runs for minutes at full size
@@ -111,7 +114,10 @@ const header: RunHeader = {
 };
 const out = path.resolve(
   repoRoot,
-  flags.out ?? `bench/results/inbox-${header.tickets}${processCount === 2 ? '-2p' : ''}.json`,
+  flags.out ??
+    (only
+      ? path.join(os.tmpdir(), `inbox-only-${header.tickets}.json`)
+      : `bench/results/inbox-${header.tickets}${processCount === 2 ? '-2p' : ''}.json`),
 );
 printHeader(header);
 
@@ -367,6 +373,7 @@ try {
 
   /** A read under load, then (when several targets rotate) each target alone. */
   const read = async (key: string, label: string, targets: LoadTarget[], probeTargets = targets) => {
+    if (only && !only.has(key)) return;
     if (targets.length === 0) return console.log(`${label.padEnd(46)} skipped: nothing to ask for`);
     const result = await measure(targets);
     const figure = readFigure(key, label, result, bareSelect);
@@ -404,17 +411,19 @@ try {
   await read('search', `search first 50 hits (${keywords.length} keywords)`, searchTargets);
   await read('usersMe', 'GET users/me', [as(owner, { path: '/api/identity/users/me' })]);
 
-  const sent = await measure(sendTargets);
-  const sendFigure = writeFigure(
-    'sendMessage',
-    `agents send (${agents.length} agents, ${sendTargets.length} chats)`,
-    sent,
-    bareInsert,
-  );
-  warnFailures('send', sent);
-  sendFigure.probes = await probe(sendTargets.slice(0, 1), () => 'one agent sending, alone');
-  printProbes(sendFigure.probes, bareSelect);
-  figures.push(sendFigure);
+  const sent = only && !only.has('sendMessage') ? null : await measure(sendTargets);
+  if (sent) {
+    const sendFigure = writeFigure(
+      'sendMessage',
+      `agents send (${agents.length} agents, ${sendTargets.length} chats)`,
+      sent,
+      bareInsert,
+    );
+    warnFailures('send', sent);
+    sendFigure.probes = await probe(sendTargets.slice(0, 1), () => 'one agent sending, alone');
+    printProbes(sendFigure.probes, bareSelect);
+    figures.push(sendFigure);
+  }
 
   const bareSelectAgain = await measure(bareSelectTargets, [bare.url]);
   figures.push(bareFigure('bareSelectEnd', 'bare SELECT again, at the end', bareSelectAgain));

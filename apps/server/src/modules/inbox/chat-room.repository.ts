@@ -1,8 +1,9 @@
-import { and, eq, getTableColumns, isNull, type SQL, sql } from 'drizzle-orm';
+import { and, eq, isNull, type SQL, sql } from 'drizzle-orm';
 import { builtOnce, queryBuilder } from '../../db/built-once';
 import type { Executor } from '../../db/client';
 import { channelAccounts, chatRooms, contactIdentities, tickets } from '../../db/schema';
 import { runAtCommit } from '../../db/tenant-connections';
+import { ticketAccessColumns } from './ticket.repository';
 
 export type ChatRoomRow = typeof chatRooms.$inferSelect;
 export type ChannelAccountRow = typeof channelAccounts.$inferSelect;
@@ -45,14 +46,17 @@ export async function findRoom(db: Executor, clientId: string, roomId: string) {
   return row as ChatRoomRow | undefined;
 }
 
-/** The room's current ticket, read with the room in one query (opening a room by its id); its rows are tickets. */
-export function currentTicketOfRoomQuery(clientId: string, roomId: string): SQL {
-  return currentTicketOfRoom({ clientId, roomId });
+/**
+ * What the access check reads of the room's current ticket (`TicketAccessRow`), with the room
+ * in one query (opening a room by its id).
+ */
+export function currentTicketAccessOfRoomQuery(clientId: string, roomId: string): SQL {
+  return currentTicketAccessOfRoom({ clientId, roomId });
 }
 
-const currentTicketOfRoom = builtOnce<{ clientId: string; roomId: string }>(() =>
+const currentTicketAccessOfRoom = builtOnce<{ clientId: string; roomId: string }>(() =>
   queryBuilder
-    .select(getTableColumns(tickets))
+    .select(ticketAccessColumns)
     .from(chatRooms)
     .innerJoin(
       tickets,

@@ -1,19 +1,25 @@
-import type { ChatPageResponse, MessageView, TicketDetailResponse, TicketSummary } from '@app/contracts';
+import type { MessageView, TicketDetailResponse, TicketSummary } from '@app/contracts';
 import type { Database } from '../../db/client';
-import { rowMapperOf } from '../../db/json-row';
-import { tickets } from '../../db/schema';
 import { readInTenant } from '../../db/tenant';
 import { readTogether } from '../../db/tenant-connections';
 import type { AuthContext } from '../../platform/http/authentication';
 import { badRequest, notFound } from '../../platform/http/http-errors';
+import { JsonText } from '../../platform/http/presented-response';
 import { findContact } from '../contacts/contact.repository';
 import type { AttachmentStore } from './attachment-store';
-import { currentTicketOfRoomQuery, findChannelAccount } from './chat-room.repository';
+import { currentTicketAccessOfRoomQuery, findChannelAccount } from './chat-room.repository';
 import { canSeeTicket, type InboxScope, inboxScopeOf } from './inbox.policy';
+import { jsonArrayOf, messageJsonOf } from './json-views';
 import { findMessage, roomPageOf, roomPageQuery } from './message.repository';
-import { messageView, messageViews } from './message-view';
+import { messageView } from './message-view';
 import { presentTicket } from './ticket.presenter';
-import { findTicket, listContactTickets, ticketQuery, unreadOfAssignee } from './ticket.repository';
+import {
+  findTicket,
+  listContactTickets,
+  type TicketAccessRow,
+  ticketAccessQuery,
+  unreadOfAssignee,
+} from './ticket.repository';
 import { isOpen, visibleTicket } from './ticket-access';
 
 /** How many of a contact's tickets the customer panel and the history call show. */
@@ -82,7 +88,7 @@ export class ChatRoomService {
   async chatPage(
     auth: AuthContext,
     query: { ticketId?: number; roomId?: string; before?: number; after?: number; limit: number },
-  ): Promise<ChatPageResponse> {
+  ): Promise<JsonText> {
     const scope = inboxScopeOf(auth);
     if (query.ticketId === undefined && query.roomId === undefined)
       throw badRequest('ticketId or roomId is required');
@@ -92,22 +98,23 @@ export class ChatRoomService {
         tx,
         query.ticketId !== undefined
           ? [
-              ticketQuery(auth.clientId, query.ticketId),
+              ticketAccessQuery(auth.clientId, query.ticketId),
               roomPageQuery(auth.clientId, { ticketId: query.ticketId }, query),
             ]
           : [
-              currentTicketOfRoomQuery(auth.clientId, query.roomId!),
+              currentTicketAccessOfRoomQuery(auth.clientId, query.roomId!),
               roomPageQuery(auth.clientId, { roomId: query.roomId! }, query),
             ],
       );
-      const ticket = ticketRows[0] ? rowMapperOf(tickets)(ticketRows[0]) : undefined;
-      if (!ticket || !canSeeTicket(scope, ticket)) throw notFound();
-      if (query.roomId && query.roomId !== ticket.roomId) throw notFound();
+      const ticket = ticketRows[0] as unknown as TicketAccessRow | undefined;
+      if (!ticket || !canSeeTicket(scope, { status: ticket.status, assigneeId: ticket.assignee_id }))
+        throw notFound();
+      if (query.roomId && query.roomId !== ticket.room_id) throw notFound();
       const page = roomPageOf(pageRows, query);
-      return {
-        messages: await messageViews(tx, this.attachments, auth.clientId, page.rows),
-        hasMore: page.hasMore,
-      };
+      const linkOf = (attachment: { id: string; url?: string }) =>
+        this.attachments.linkOf(auth.clientId, attachment);
+      const views = page.rows.map((row) => messageJsonOf(row, linkOf));
+      return new JsonText(`{"messages":${jsonArrayOf(views)},"hasMore":${page.hasMore}}`);
     });
   }
 

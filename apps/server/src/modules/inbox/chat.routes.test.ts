@@ -258,6 +258,13 @@ describe('GET /api/csp/chat', () => {
     expect((await getMessage(kit.tokens.agent2, held.message.id)).status).toBe(404);
     expect((await read(stranger, queued.ticket.id)).status).toBe(404);
     expect((await read(noPermission, queued.ticket.id)).status).toBe(403);
+    // Opened by its room, the chat is checked the same way.
+    const byRoom = (token: string, roomId: string) =>
+      kit.server.request('GET', `/api/csp/chat?roomId=${roomId}`, { token });
+    expect((await byRoom(kit.tokens.agent2, queued.ticket.roomId)).status).toBe(200);
+    expect((await byRoom(kit.tokens.agent2, held.ticket.roomId)).status).toBe(404);
+    expect((await byRoom(kit.tokens.agent1, held.ticket.roomId)).status).toBe(200);
+    expect((await byRoom(stranger, held.ticket.roomId)).status).toBe(404);
   });
 });
 

@@ -10,6 +10,7 @@ import {
   type OutboundDelivery,
 } from '../channels/channel-adapter';
 import type { InboundInput, InboundResult } from './conversation.service';
+import type { InboxScope } from './inbox.policy';
 
 export const demoUsers = ['owner', 'admin', 'supervisor', 'agent1', 'agent2'] as const;
 export type DemoUser = (typeof demoUsers)[number];
@@ -111,4 +112,17 @@ export async function eventually<T>(check: () => Promise<T | undefined | false>,
     if (Date.now() > until) throw new Error('condition not met in time');
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
+}
+
+/** The demo owner's inbox scope: sees, answers and manages every chat of the kit's client. */
+export function ownerScopeOf(kit: InboxTestKit): InboxScope {
+  return {
+    userId: kit.userIds.owner,
+    clientId: kit.clientId,
+    seesAll: true,
+    seesQueue: true,
+    canReply: true,
+    canBeAssigned: true,
+    canManage: true,
+  };
 }

@@ -2,8 +2,8 @@ import type { MessageStatus } from '@app/contracts';
 import { and, asc, desc, eq, gt, inArray, lt, lte, type SQL, sql } from 'drizzle-orm';
 import { builtOnce, queryBuilder } from '../../db/built-once';
 import type { Executor } from '../../db/client';
-import { rowMapperOf } from '../../db/json-row';
 import { messages, tickets } from '../../db/schema';
+import { type MessageJsonRow, messageAttachmentsJson, messageViewJson } from './json-views';
 import type { MessageRow } from './ticket.presenter';
 
 type NewMessage = typeof messages.$inferInsert;
@@ -52,7 +52,7 @@ export async function findByClientMessageId(
 /**
  * The room's page statements, rendered once (`builtOnce`): newest, older than an id, newer
  * than one; the room named by id, or as a ticket's room (so the ticket and the page can be
- * read together).
+ * read together). Each row is the message written as JSON by PostgreSQL (json-views.ts).
  */
 type RoomPageValues = { clientId: string; roomId?: string; ticketId?: number; limit: number; id?: number };
 type Direction = 'newest' | 'before' | 'after';
@@ -66,7 +66,11 @@ function roomPageStatement(direction: Direction, by: 'room' | 'ticket') {
         : sql`(select ${tickets.roomId} from ${tickets} where ${tickets.clientId} = ${clientId} and ${tickets.id} = ${sql.placeholder('ticketId')})`;
     const inRoom = and(eq(messages.clientId, clientId), eq(messages.roomId, room));
     return queryBuilder
-      .select()
+      .select({
+        id: messages.id,
+        view: sql<string>`${messageViewJson}`.as('view'),
+        attachments: sql`${messageAttachmentsJson}`.as('attachments'),
+      })
       .from(messages)
       .where(
         direction === 'newest'
@@ -107,13 +111,18 @@ export function roomPageQuery(
   });
 }
 
-/** The page's messages, oldest first, from `roomPageQuery`'s rows. */
+/** The page's messages as JSON rows (json-views.ts), oldest first, from `roomPageQuery`'s rows. */
 export function roomPageOf(
   raw: ReadonlyArray<Record<string, unknown>>,
   page: RoomPageQuery,
-): { rows: MessageRow[]; hasMore: boolean } {
-  const toRow = rowMapperOf(messages);
-  const rows = raw.slice(0, page.limit).map(toRow);
+): { rows: MessageJsonRow[]; hasMore: boolean } {
+  const rows = raw.slice(0, page.limit).map(
+    (row): MessageJsonRow => ({
+      id: Number(row.id),
+      view: row.view as string,
+      attachments: (row.attachments ?? null) as MessageJsonRow['attachments'],
+    }),
+  );
   return { rows: page.after !== undefined ? rows : rows.reverse(), hasMore: raw.length > page.limit };
 }
 

@@ -4,6 +4,7 @@ import type { Executor } from '../../db/client';
 import { rawRowsOf, rowMapperOf } from '../../db/json-row';
 import { messages, ticketCounters, ticketSearch, tickets } from '../../db/schema';
 import type { InboxScope } from './inbox.policy';
+import { ticketSummaryJson } from './json-views';
 import type { TicketRow } from './ticket.presenter';
 
 /**
@@ -244,6 +245,48 @@ const unionOrder = (sort: TicketSort): SQL =>
  * a Merge Append of index scans that each stop after n rows.
  */
 export async function findTicketPage(tx: Executor, request: TicketPageRequest): Promise<TicketPageRow[]> {
+  const raw = await ticketPageRows(tx, request, ticketColumnList());
+  const toTicket = rowMapperOf(tickets);
+  return raw.map((row) => ({
+    ticket: toTicket(row),
+    sortKey: row.sort_key as string,
+    ...(request.withCounters ? { counters: row.tab_counters as TicketCounters } : {}),
+  }));
+}
+
+/** A row of `findTicketPageJson`: the ticket as `TicketSummary` JSON text (json-views.ts). */
+export interface TicketPageJsonRow {
+  id: number;
+  view: string;
+  sortKey: string;
+  counters?: TicketCounters;
+}
+
+/** The same page as `findTicketPage`, each ticket written as JSON by PostgreSQL (the lists' answers). */
+export async function findTicketPageJson(
+  tx: Executor,
+  request: TicketPageRequest,
+): Promise<TicketPageJsonRow[]> {
+  const sortColumn = sortColumnOf(request.sort);
+  const raw = await ticketPageRows(
+    tx,
+    request,
+    sql`${tickets.id}, ${sortColumn}, ${ticketSummaryJson} as view`,
+  );
+  return raw.map((row) => ({
+    id: Number(row.id),
+    view: row.view as string,
+    sortKey: row.sort_key as string,
+    ...(request.withCounters ? { counters: row.tab_counters as TicketCounters } : {}),
+  }));
+}
+
+/** The page's rows with `columns` (which must include the id and the sort column), its sort key and counters. */
+async function ticketPageRows(
+  tx: Executor,
+  request: TicketPageRequest,
+  columns: SQL,
+): Promise<Record<string, unknown>[]> {
   const { scope, sort, after, limit } = request;
   const branches = planBranches(request);
   if (branches.length === 0) return [];
@@ -268,10 +311,10 @@ export async function findTicketPage(tx: Executor, request: TicketPageRequest): 
       statusCondition(branch.statuses),
       branch.assigneeIsMe ? eq(tickets.assigneeId, scope.userId) : undefined,
     );
-    return sql`select ${ticketColumnList()}, ${sortColumn}::text as sort_key${counters} from ${tickets} where ${where} order by ${order} limit ${limit}`;
+    return sql`select ${columns}, ${sortColumn}::text as sort_key${counters} from ${tickets} where ${where} order by ${order} limit ${limit}`;
   };
   const parts = branches.map(query);
-  const raw = await rawRowsOf(
+  return rawRowsOf(
     tx,
     parts.length > 1
       ? sql`${sql.join(
@@ -280,12 +323,6 @@ export async function findTicketPage(tx: Executor, request: TicketPageRequest): 
         )} order by ${unionOrder(sort)} limit ${limit}`
       : parts[0],
   );
-  const toTicket = rowMapperOf(tickets);
-  return raw.map((row) => ({
-    ticket: toTicket(row),
-    sortKey: row.sort_key as string,
-    ...(request.withCounters ? { counters: row.tab_counters as TicketCounters } : {}),
-  }));
 }
 
 /**

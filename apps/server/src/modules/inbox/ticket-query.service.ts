@@ -1,14 +1,17 @@
-import type { TabCounts, TicketFilterQuery, TicketListResponse, TicketStatus } from '@app/contracts';
+import type { TabCounts, TicketFilterQuery, TicketStatus } from '@app/contracts';
 import type { Database, Executor } from '../../db/client';
 import { readInTenant } from '../../db/tenant';
 import { badRequest } from '../../platform/http/http-errors';
+import { JsonText } from '../../platform/http/presented-response';
 import type { InboxScope } from './inbox.policy';
-import { presentTicket } from './ticket.presenter';
+import { jsonArrayOf } from './json-views';
 import {
   findTicketCounters,
   findTicketPage,
+  findTicketPageJson,
   type KeysetPosition,
   type TicketCounters,
+  type TicketPageRequest,
   type TicketPageRow,
 } from './ticket-query.repository';
 
@@ -62,25 +65,52 @@ export function tabCountsOf(scope: InboxScope, counters: { all: number; unassign
   } satisfies TabCounts;
 }
 
+/** The repository's request for one page of the query, reading one row more to know if another follows. */
+function pageRequestOf(
+  scope: InboxScope,
+  query: TicketFilterQuery,
+  defaultStatuses: readonly TicketStatus[],
+  withCounters = false,
+): TicketPageRequest {
+  const { sort, cursor, pageSize, ...filter } = query;
+  return {
+    scope,
+    filter,
+    defaultStatuses,
+    sort,
+    after: decodeCursor(cursor),
+    limit: pageSize + 1,
+    withCounters,
+  };
+}
+
 /** The inbox's query side: lists, tab counts and the pages search and downloads read. */
 export class TicketQueryService {
   constructor(private readonly db: Database) {}
 
-  /** A page of the inbox or the ticket table with the caller's tab counts. */
+  /**
+   * A page of the inbox or the ticket table with the caller's tab counts, each ticket written
+   * as JSON by PostgreSQL (json-views.ts).
+   */
   async list(
     scope: InboxScope,
     query: TicketFilterQuery,
     defaultStatuses: readonly TicketStatus[],
-  ): Promise<TicketListResponse> {
+  ): Promise<JsonText> {
+    const { pageSize } = query;
+    const request = pageRequestOf(scope, query, defaultStatuses, true);
     return readInTenant(this.db, scope.clientId, async (tx) => {
-      const page = await this.page(tx, scope, query, defaultStatuses, { withCounters: true });
-      const counters = page.counters ?? (await findTicketCounters(tx, scope.clientId, scope.userId));
-      const counts = tabCountsOf(scope, counters);
-      return {
-        content: page.rows.map((row) => presentTicket(row.ticket)),
-        nextCursor: page.nextCursor,
-        counts,
-      };
+      const rows = await findTicketPageJson(tx, request);
+      const counters = rows[0]?.counters ?? (await findTicketCounters(tx, scope.clientId, scope.userId));
+      const page = rows.slice(0, pageSize);
+      const last = page.at(-1);
+      const nextCursor =
+        rows.length > pageSize && last
+          ? JSON.stringify(encodeCursor({ key: last.sortKey, id: last.id }))
+          : 'null';
+      const content = jsonArrayOf(page.map((row) => row.view));
+      const counts = JSON.stringify(tabCountsOf(scope, counters));
+      return new JsonText(`{"content":${content},"nextCursor":${nextCursor},"counts":${counts}}`);
     });
   }
 
@@ -99,16 +129,8 @@ export class TicketQueryService {
     defaultStatuses: readonly TicketStatus[],
     options: { withCounters?: boolean } = {},
   ): Promise<TicketPage> {
-    const { sort, cursor, pageSize, ...filter } = query;
-    const rows = await findTicketPage(tx, {
-      scope,
-      filter,
-      defaultStatuses,
-      sort,
-      after: decodeCursor(cursor),
-      limit: pageSize + 1,
-      withCounters: options.withCounters,
-    });
+    const { pageSize } = query;
+    const rows = await findTicketPage(tx, pageRequestOf(scope, query, defaultStatuses, options.withCounters));
     const counters = rows[0]?.counters;
     if (rows.length <= pageSize) return { rows, nextCursor: null, counters };
     const last = rows[pageSize - 1];

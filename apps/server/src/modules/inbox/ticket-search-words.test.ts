@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { withTenant } from '../../db/tenant';
-import { type InboxTestKit, startInboxTestKit } from './conversation.fixtures';
+import { type InboxTestKit, ownerScopeOf, startInboxTestKit } from './conversation.fixtures';
 import type { InboxScope } from './inbox.policy';
 import { findTicketPage, type TicketFilter } from './ticket-query.repository';
 import { listDefaults } from './ticket-query.service';
@@ -10,15 +10,7 @@ let scope: InboxScope;
 
 beforeAll(async () => {
   kit = await startInboxTestKit();
-  scope = {
-    userId: kit.userIds.owner,
-    clientId: kit.clientId,
-    seesAll: true,
-    seesQueue: true,
-    canReply: true,
-    canBeAssigned: true,
-    canManage: true,
-  };
+  scope = ownerScopeOf(kit);
 });
 afterAll(async () => {
   await kit?.server.close();

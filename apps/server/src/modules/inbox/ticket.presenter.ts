@@ -58,21 +58,27 @@ export function presentMessage(
     direction: row.direction,
     sender: { type: row.senderType, id: row.senderId, name: row.senderName },
     text: row.text,
-    attachments: row.attachments.map(
-      (attachment): AttachmentView => ({
-        id: attachment.id,
-        name: attachment.name,
-        mime: attachment.mime,
-        size: attachment.size,
-        type: attachmentCategoryOf(attachment.mime),
-        url: options.linkOf(attachment),
-      }),
-    ),
+    attachments: row.attachments.map((attachment) => presentAttachment(attachment, options.linkOf)),
     quoted: options.quoted ?? null,
     status: row.status,
     failureReason: row.failureReason,
     clientMessageId: row.clientMessageId,
     createdAt: row.createdAt.toISOString(),
+  };
+}
+
+/** A stored attachment as screens see it, its link made by `linkOf`. */
+export function presentAttachment(
+  attachment: MessageRow['attachments'][number],
+  linkOf: (attachment: { id: string; url?: string }) => string,
+): AttachmentView {
+  return {
+    id: attachment.id,
+    name: attachment.name,
+    mime: attachment.mime,
+    size: attachment.size,
+    type: attachmentCategoryOf(attachment.mime),
+    url: linkOf(attachment),
   };
 }
 

@@ -82,10 +82,36 @@ export async function findTicket(
   return raw ? rowMapperOf(tickets)(raw) : undefined;
 }
 
-/** The statement behind findTicket, to read beside others (`readTogether`). */
-export function ticketQuery(clientId: string, ticketId: number): SQL {
-  return ticketById({ clientId, ticketId });
+/**
+ * What a page's access check reads of a ticket by id (room, status, assignee), to read beside
+ * the page itself (`readTogether`); its rows are `TicketAccessRow`s.
+ */
+export function ticketAccessQuery(clientId: string, ticketId: number): SQL {
+  return ticketAccessById({ clientId, ticketId });
 }
+
+/** The columns `ticketAccessQuery` and its kin read, by column name. */
+export const ticketAccessColumns = {
+  room_id: tickets.roomId,
+  status: tickets.status,
+  assignee_id: tickets.assigneeId,
+};
+
+/** A row of `ticketAccessQuery`, as the driver gives it. */
+export interface TicketAccessRow {
+  room_id: string;
+  status: TicketRow['status'];
+  assignee_id: string | null;
+}
+
+const ticketAccessById = builtOnce<{ clientId: string; ticketId: number }>(() =>
+  queryBuilder
+    .select(ticketAccessColumns)
+    .from(tickets)
+    .where(
+      and(eq(tickets.clientId, sql.placeholder('clientId')), eq(tickets.id, sql.placeholder('ticketId'))),
+    ),
+);
 
 /** Every read of one ticket by id goes through these, rendered once (`builtOnce`). */
 const byId = () =>

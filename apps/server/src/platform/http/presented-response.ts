@@ -11,11 +11,23 @@ import type { z } from 'zod';
  */
 const presentedSchemas = new WeakSet<object>();
 
-/** A copy of the schema marked as presented; the schema itself stays checked wherever else it is used. */
-export function presented<T extends z.ZodType>(schema: T): T {
+/**
+ * An answer already written as JSON text (by PostgreSQL, say: see inbox/json-views.ts), sent
+ * as it is where the route's schema is `presented`. Under tests it is parsed and checked
+ * against the contract like any other presented answer.
+ */
+export class JsonText {
+  constructor(readonly text: string) {}
+}
+
+/**
+ * A copy of the schema marked as presented; the schema itself stays checked wherever else it
+ * is used. Its route may answer the schema's object or a `JsonText` of it.
+ */
+export function presented<T extends z.ZodType>(schema: T): z.ZodType<z.output<T> | JsonText, z.input<T>> {
   const copy = schema.clone() as T;
   presentedSchemas.add(copy);
-  return copy;
+  return copy as unknown as z.ZodType<z.output<T> | JsonText, z.input<T>>;
 }
 
 type SerializerInput = { schema: unknown; method: string; url: string; httpStatus?: string };
@@ -23,8 +35,10 @@ type SerializerInput = { schema: unknown; method: string; url: string; httpStatu
 /** Fastify's serializer compiler: zod for every response, but JSON.stringify for presented ones when trusted. */
 export function responseSerializerCompiler(options: { trustPresented: boolean }) {
   return (route: SerializerInput) => {
-    if (options.trustPresented && route.schema && presentedSchemas.has(route.schema as object))
-      return (data: unknown) => JSON.stringify(data);
-    return serializerCompiler(route as Parameters<typeof serializerCompiler>[0]);
+    const checked = serializerCompiler(route as Parameters<typeof serializerCompiler>[0]);
+    if (!route.schema || !presentedSchemas.has(route.schema as object)) return checked;
+    if (options.trustPresented)
+      return (data: unknown) => (data instanceof JsonText ? data.text : JSON.stringify(data));
+    return (data: unknown) => checked(data instanceof JsonText ? JSON.parse(data.text) : data);
   };
 }

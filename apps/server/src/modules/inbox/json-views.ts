@@ -1,0 +1,73 @@
+import type { AttachmentView } from '@app/contracts';
+import { type SQL, sql } from 'drizzle-orm';
+import { messages, tickets } from '../../db/schema';
+import { type MessageRow, presentAttachment } from './ticket.presenter';
+
+/**
+ * The busiest pages (a room's messages, the ticket list and the inbox) written as JSON by
+ * PostgreSQL, in exactly the shapes `presentMessage` and `presentTicket` build: the server
+ * then reads one text column a row and joins them, instead of parsing every column of every
+ * row, mapping it, presenting it and writing it out again. On a 50-row page that work was
+ * most of the server's time per request (issue 13, "Inbox at scale"). The presenters stay
+ * the definition: json-views.test.ts holds both to the same output, row for row.
+ */
+
+/** A timestamptz as `Date.prototype.toISOString` writes it (UTC, milliseconds, `Z`); null stays null. */
+const isoOf = (value: SQL) => sql`to_char(${value} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
+
+/**
+ * A message row of `messages` as `MessageView` JSON text, without its attachments (`[]`):
+ * their links are signed by the server (`withAttachments`). The quoted message's text and
+ * sender are read alongside, as `findQuoted` does.
+ */
+export const messageViewJson: SQL = sql`json_build_object(
+    'id', ${messages.id}, 'roomId', ${messages.roomId}, 'ticketId', ${messages.ticketId},
+    'kind', ${messages.kind}, 'direction', ${messages.direction},
+    'sender', json_build_object('type', ${messages.senderType}, 'id', ${messages.senderId}, 'name', ${messages.senderName}),
+    'text', ${messages.text}, 'attachments', '[]'::json,
+    'quoted', case when ${messages.quotedMessageId} is null then null else
+      (select json_build_object('id', q.id, 'text', q.text, 'senderName', q.sender_name)
+         from ${messages} q where q.client_id = ${messages.clientId} and q.id = ${messages.quotedMessageId}) end,
+    'status', ${messages.status}, 'failureReason', ${messages.failureReason},
+    'clientMessageId', ${messages.clientMessageId}, 'createdAt', ${isoOf(sql`${messages.createdAt}`)}
+  )::text`;
+
+/** The row's attachments when it has any (they need the server's signed links), else null. */
+export const messageAttachmentsJson: SQL = sql`case when jsonb_array_length(${messages.attachments}) > 0 then ${messages.attachments} end`;
+
+/** What a message's JSON columns read back as, from the driver. */
+export interface MessageJsonRow {
+  id: number;
+  view: string;
+  attachments: MessageRow['attachments'] | null;
+}
+
+/** A message's JSON text with its attachments presented (links made by `linkOf`). */
+export function messageJsonOf(
+  row: MessageJsonRow,
+  linkOf: (attachment: { id: string; url?: string }) => string,
+): string {
+  if (!row.attachments) return row.view;
+  const view = JSON.parse(row.view) as { attachments: AttachmentView[] };
+  view.attachments = row.attachments.map((attachment) => presentAttachment(attachment, linkOf));
+  return JSON.stringify(view);
+}
+
+/** A row of `tickets` as `TicketSummary` JSON text; `expired` is judged at the statement's time. */
+export const ticketSummaryJson: SQL = sql`json_build_object(
+    'id', ${tickets.id}, 'roomId', ${tickets.roomId}, 'channelAccountId', ${tickets.channelAccountId},
+    'mediaPlatform', ${tickets.channel},
+    'customer', json_build_object('contactId', ${tickets.contactId}, 'name', ${tickets.customerName},
+      'phone', ${tickets.customerPhone}, 'email', ${tickets.customerEmail}),
+    'status', ${tickets.status},
+    'expired', (${tickets.status} in ('UNASSIGNED', 'ASSIGNED') and ${tickets.expiresAt} is not null and ${tickets.expiresAt} <= now()),
+    'expiresAt', ${isoOf(sql`${tickets.expiresAt}`)}, 'priority', ${tickets.priority}, 'tags', ${tickets.tags},
+    'categoryId', ${tickets.categoryId}, 'remarks', ${tickets.remarks}, 'subject', ${tickets.subject},
+    'groupId', ${tickets.groupId}, 'assigneeId', ${tickets.assigneeId}, 'submitterId', ${tickets.submitterId},
+    'closedBy', ${tickets.closedBy}, 'createdAt', ${isoOf(sql`${tickets.createdAt}`)},
+    'closedAt', ${isoOf(sql`${tickets.closedAt}`)}, 'lastMessageAt', ${isoOf(sql`${tickets.lastMessageAt}`)},
+    'lastMessagePreview', ${tickets.lastMessagePreview}, 'unreadCount', ${tickets.unreadCount}
+  )::text`;
+
+/** A JSON array of items already written as JSON text. */
+export const jsonArrayOf = (items: ReadonlyArray<string>): string => `[${items.join(',')}]`;
