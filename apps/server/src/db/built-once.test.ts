@@ -3,7 +3,7 @@ import { PgDialect } from 'drizzle-orm/pg-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createClientWithUser } from '../test/factories';
 import { createTestDatabaseUrl } from '../test/test-server';
-import { builtOnce, queryBuilder } from './built-once';
+import { builtOnce, queryBuilder, renderedOnce } from './built-once';
 import { type DatabaseHandle, openDatabase } from './client';
 import { users } from './schema';
 import { withTenant } from './tenant';
@@ -56,5 +56,34 @@ describe('builtOnce', () => {
 
   it('refuses a call that leaves a placeholder without a value', () => {
     expect(() => userById({ clientId: first.clientId } as never)).toThrow(/userId/);
+  });
+});
+
+describe('renderedOnce', () => {
+  it('renders a fragment without values once and reads the same in a statement', async () => {
+    let builds = 0;
+    const columns = renderedOnce(() => {
+      builds += 1;
+      return sql`${users.email}, lower(${users.email}) as lowered`;
+    });
+    const statement = () =>
+      sql`select ${columns()} from ${users} where ${users.clientId} = ${first.clientId} and ${users.id} = ${first.userId}`;
+    expect(new PgDialect().sqlToQuery(statement()).sql).toContain(
+      '"users"."email", lower("users"."email") as lowered',
+    );
+    const [row] = await withTenant(database.db, first.clientId, async (tx) => {
+      const answer = (await tx.execute(statement())) as unknown as {
+        rows: Array<{ email: string; lowered: string }>;
+      };
+      return answer.rows;
+    });
+    expect(row.lowered).toBe(row.email.toLowerCase());
+    columns();
+    expect(builds).toBe(1);
+  });
+
+  it('refuses a fragment that carries a value', () => {
+    const withValue = renderedOnce(() => sql`${users.email} = ${'someone@example.test'}`);
+    expect(() => withValue()).toThrow(/carries values/);
   });
 });

@@ -31,3 +31,21 @@ export function builtOnce<Values extends Record<string, unknown>>(
     return sql.join(chunks);
   };
 }
+
+/**
+ * A fragment without values (column lists, expressions over columns) rendered by Drizzle once
+ * and reused as raw SQL: a wide expression (a row written as JSON) is otherwise walked chunk by
+ * chunk, each checked for its kind, on every request. A fragment that carries a value is
+ * refused, since its value would be frozen into the text.
+ */
+export function renderedOnce(build: () => SQLWrapper): () => SQL {
+  let rendered: SQL | undefined;
+  return () => {
+    if (!rendered) {
+      const query = dialect.sqlToQuery(build().getSQL());
+      if (query.params.length > 0) throw new Error('renderedOnce: the fragment carries values');
+      rendered = sql.raw(query.sql);
+    }
+    return rendered;
+  };
+}

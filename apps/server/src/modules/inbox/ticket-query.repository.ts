@@ -1,5 +1,6 @@
 import type { TicketFilterQuery, TicketStatus } from '@app/contracts';
 import { and, eq, getTableColumns, gte, inArray, lte, or, type SQL, sql } from 'drizzle-orm';
+import { renderedOnce } from '../../db/built-once';
 import type { Executor } from '../../db/client';
 import { rawRowsOf, rowMapperOf } from '../../db/json-row';
 import { messages, ticketCounters, ticketSearch, tickets } from '../../db/schema';
@@ -267,12 +268,7 @@ export async function findTicketPageJson(
   tx: Executor,
   request: TicketPageRequest,
 ): Promise<TicketPageJsonRow[]> {
-  const sortColumn = sortColumnOf(request.sort);
-  const raw = await ticketPageRows(
-    tx,
-    request,
-    sql`${tickets.id}, ${sortColumn}, ${ticketSummaryJson} as view`,
-  );
+  const raw = await ticketPageRows(tx, request, ticketJsonColumns[request.sort]());
   return raw.map((row) => ({
     id: Number(row.id),
     view: row.view as string,
@@ -326,18 +322,23 @@ async function ticketPageRows(
 }
 
 /**
- * Every column of `tickets`, written once: Drizzle's select builder names, aliases and
+ * Every column of `tickets`, rendered once: Drizzle's select builder names, aliases and
  * checks each of the 28 columns again on every page (and every branch of one).
  */
-let ticketColumns: SQL | undefined;
-function ticketColumnList(): SQL {
-  ticketColumns ??= sql.raw(
-    Object.values(getTableColumns(tickets))
-      .map((column) => `"tickets"."${column.name}"`)
-      .join(', '),
-  );
-  return ticketColumns;
-}
+const ticketColumnList = renderedOnce(() =>
+  sql.join(
+    Object.values(getTableColumns(tickets)).map((column) => sql`${column}`),
+    sql`, `,
+  ),
+);
+
+/** The JSON page's columns per sort (id, the sort column for the union's order, the row as JSON), rendered once. */
+const ticketJsonColumns: Record<TicketSort, () => SQL> = {
+  createdAt: renderedOnce(() => sql`${tickets.id}, ${tickets.createdAt}, ${ticketSummaryJson} as view`),
+  lastMessageAt: renderedOnce(
+    () => sql`${tickets.id}, ${tickets.lastMessageAt}, ${ticketSummaryJson} as view`,
+  ),
+};
 
 /** The counters as one json object `{ all, unassigned, mine }`, for a page's own statement. */
 function countersSubquery(clientId: string, userId: string) {
