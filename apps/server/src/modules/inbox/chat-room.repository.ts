@@ -1,9 +1,9 @@
-import { and, eq, isNull, type SQL, sql } from 'drizzle-orm';
+import { and, desc, eq, isNull, type SQL, sql } from 'drizzle-orm';
 import { builtOnce, queryBuilder } from '../../db/built-once';
 import type { Executor } from '../../db/client';
-import { channelAccounts, chatRooms, contactIdentities, tickets } from '../../db/schema';
+import { channelAccounts, chatRooms, contactIdentities, contacts, tickets } from '../../db/schema';
 import { runAtCommit } from '../../db/tenant-connections';
-import { ticketAccessColumns } from './ticket.repository';
+import { ticketAccessColumns, ticketQuery } from './ticket.repository';
 
 export type ChatRoomRow = typeof chatRooms.$inferSelect;
 export type ChannelAccountRow = typeof channelAccounts.$inferSelect;
@@ -65,6 +65,59 @@ const currentTicketAccessOfRoom = builtOnce<{ clientId: string; roomId: string }
     .where(
       and(eq(chatRooms.clientId, sql.placeholder('clientId')), eq(chatRooms.id, sql.placeholder('roomId'))),
     ),
+);
+
+/**
+ * What chatRoom/detail reads, as statements to send together (`readTogether`), each finding
+ * its row through the ticket: the ticket, its contact, its channel account (unless removed)
+ * and the contact's tickets, newest first, at most `limit`. Answers in that order.
+ */
+export function ticketDetailQueries(clientId: string, ticketId: number, limit: number): SQL[] {
+  const values = { clientId, ticketId, limit };
+  return [
+    ticketQuery(clientId, ticketId),
+    contactOfTicket(values),
+    accountOfTicket(values),
+    contactTickets(values),
+  ];
+}
+
+type DetailValues = { clientId: string; ticketId: number; limit: number };
+/** A field of the ticket, as an uncorrelated subquery. */
+const fieldOfTicket = (field: 'contact_id' | 'channel_account_id') =>
+  sql`(select t.${sql.raw(field)} from ${tickets} t where t.client_id = ${sql.placeholder('clientId')} and t.id = ${sql.placeholder('ticketId')})`;
+const contactOfTicket = builtOnce<DetailValues>(() =>
+  queryBuilder
+    .select()
+    .from(contacts)
+    .where(
+      and(eq(contacts.clientId, sql.placeholder('clientId')), eq(contacts.id, fieldOfTicket('contact_id'))),
+    ),
+);
+const accountOfTicket = builtOnce<DetailValues>(() =>
+  queryBuilder
+    .select()
+    .from(channelAccounts)
+    .where(
+      and(
+        eq(channelAccounts.clientId, sql.placeholder('clientId')),
+        eq(channelAccounts.id, fieldOfTicket('channel_account_id')),
+        isNull(channelAccounts.deletedAt),
+      ),
+    ),
+);
+const contactTickets = builtOnce<DetailValues>(() =>
+  queryBuilder
+    .select()
+    .from(tickets)
+    .where(
+      and(
+        eq(tickets.clientId, sql.placeholder('clientId')),
+        eq(tickets.contactId, fieldOfTicket('contact_id')),
+      ),
+    )
+    .orderBy(desc(tickets.createdAt), desc(tickets.id))
+    .limit(sql.placeholder('limit')),
 );
 
 /** The room of a contact identity (there is one per identity). */

@@ -1,5 +1,7 @@
 import type { MessageView, TicketDetailResponse, TicketSummary } from '@app/contracts';
 import type { Database } from '../../db/client';
+import { rowMapperOf } from '../../db/json-row';
+import { channelAccounts, contacts, tickets } from '../../db/schema';
 import { readInTenant } from '../../db/tenant';
 import { readTogether } from '../../db/tenant-connections';
 import type { AuthContext } from '../../platform/http/authentication';
@@ -7,7 +9,7 @@ import { badRequest, notFound } from '../../platform/http/http-errors';
 import { JsonText } from '../../platform/http/presented-response';
 import { findContact } from '../contacts/contact.repository';
 import type { AttachmentStore } from './attachment-store';
-import { currentTicketAccessOfRoomQuery, findChannelAccount } from './chat-room.repository';
+import { currentTicketAccessOfRoomQuery, ticketDetailQueries } from './chat-room.repository';
 import { canSeeTicket, type InboxScope, inboxScopeOf } from './inbox.policy';
 import { jsonArrayOf, messageJsonOf } from './json-views';
 import { findMessage, roomPageOf, roomPageQuery } from './message.repository';
@@ -39,13 +41,20 @@ export class ChatRoomService {
   async detail(auth: AuthContext, ticketId: number): Promise<TicketDetailResponse> {
     const scope = inboxScopeOf(auth);
     return readInTenant(this.db, auth.clientId, async (tx) => {
-      const ticket = await visibleTicket(tx, scope, ticketId);
-      const contact = await findContact(tx, auth.clientId, ticket.contactId);
-      const account = await findChannelAccount(tx, auth.clientId, ticket.channelAccountId);
-      if (!contact) throw notFound();
-      const others = (await listContactTickets(tx, auth.clientId, contact.id, historyLimit + 1)).filter(
-        (other) => other.id !== ticket.id && canSeeTicket(scope, other),
+      // One message: every statement finds its row through the ticket, and nothing but the
+      // 404 is answered unless the ticket may be seen.
+      const [ticketRows, contactRows, accountRows, contactTicketRows] = await readTogether(
+        tx,
+        ticketDetailQueries(auth.clientId, ticketId, historyLimit + 1),
       );
+      const ticket = ticketRows[0] ? rowMapperOf(tickets)(ticketRows[0]) : undefined;
+      if (!ticket || !canSeeTicket(scope, ticket)) throw notFound();
+      const contact = contactRows[0] ? rowMapperOf(contacts)(contactRows[0]) : undefined;
+      if (!contact) throw notFound();
+      const account = accountRows[0] ? rowMapperOf(channelAccounts)(accountRows[0]) : undefined;
+      const others = contactTicketRows
+        .map(rowMapperOf(tickets))
+        .filter((other) => other.id !== ticket.id && canSeeTicket(scope, other));
       return {
         ticket: presentTicket(ticket),
         contact: {

@@ -82,6 +82,11 @@ export async function findTicket(
   return raw ? rowMapperOf(tickets)(raw) : undefined;
 }
 
+/** The statement behind findTicket, to read beside others (`readTogether`). */
+export function ticketQuery(clientId: string, ticketId: number): SQL {
+  return ticketById({ clientId, ticketId });
+}
+
 /**
  * What a page's access check reads of a ticket by id (room, status, assignee), to read beside
  * the page itself (`readTogether`); its rows are `TicketAccessRow`s.

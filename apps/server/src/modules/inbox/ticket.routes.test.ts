@@ -382,3 +382,43 @@ describe('tenancy and permission on every chat route', () => {
     expect(after.body).toMatchObject({ status: 'UNASSIGNED', priority: 3, subject: null });
   });
 });
+
+describe('GET chatRoom/detail', () => {
+  it('shows the ticket with its customer, channel and earlier tickets, each only to those who may see it', async () => {
+    const externalId = `detail-${Date.now()}`;
+    const customer = { externalId, name: 'Dewi Lestari' };
+    const earlier = await kit.inbound(kit.whatsapp, { customer, text: 'Pesanan kemarin belum sampai' });
+    await call('POST', '/api/csp/chatRoom/transfer', kit.tokens.owner, {
+      ticketId: earlier.ticket.id,
+      assigneeId: kit.userIds.agent1,
+    });
+    await call('PUT', '/api/csp/chatRoom/status', kit.tokens.agent1, {
+      ticketId: earlier.ticket.id,
+      status: 'RESOLVED',
+      remarks: 'Sudah dikirim ulang',
+    });
+    const current = await kit.inbound(kit.whatsapp, { customer, text: 'Halo lagi kak' });
+    expect(current.ticket.id).not.toBe(earlier.ticket.id);
+    const detailOf = (token: string, ticketId: number) =>
+      call<TicketDetailResponse>('GET', `/api/csp/chatRoom/detail?ticketId=${ticketId}`, token);
+
+    const owner = await detailOf(kit.tokens.owner, current.ticket.id);
+    expect(owner.status).toBe(200);
+    expect(owner.body.ticket.id).toBe(current.ticket.id);
+    expect(owner.body.contact).toMatchObject({
+      contactId: current.ticket.customer.contactId,
+      name: 'Dewi Lestari',
+    });
+    expect(owner.body.channel).toEqual({ accountId: kit.whatsapp.id, name: kit.whatsapp.name });
+    expect(owner.body.earlierTickets.map((ticket) => ticket.id)).toEqual([earlier.ticket.id]);
+    expect(owner.body.otherActiveTicketIds).toEqual([]);
+
+    // agent2 sees the queue but not what agent1 held: the earlier ticket is left out, and opened alone it is a 404.
+    const agent2 = await detailOf(kit.tokens.agent2, current.ticket.id);
+    expect(agent2.status).toBe(200);
+    expect(agent2.body.earlierTickets).toEqual([]);
+    expect((await detailOf(kit.tokens.agent2, earlier.ticket.id)).status).toBe(404);
+    expect((await detailOf(kit.tokens.agent1, earlier.ticket.id)).status).toBe(200);
+    expect((await detailOf(kit.tokens.owner, 999_999_999)).status).toBe(404);
+  });
+});
