@@ -342,11 +342,14 @@ async function seed(): Promise<void> {
         where t.client_id = $1`,
         [clientId, giantRoom, giantMessages, Math.max(1, giantTickets), mean + 0.5],
       );
-      // What the messages_search_words trigger keeps, made once for every ticket.
+      // What the messages_search_words trigger keeps, made once for every ticket: a part for
+      // every 25 messages (about as many words as the trigger's 256-word parts hold here).
       await q(
-        `insert into ticket_search (ticket_id, client_id, words)
-       select ticket_id, $1, strip(to_tsvector('simple', string_agg(text, ' ')))
-         from messages where client_id = $1 group by ticket_id`,
+        `insert into ticket_search (ticket_id, part, client_id, first_message_id, last_message_id, words)
+       select ticket_id, part, $1, min(id), max(id), strip(to_tsvector('simple', string_agg(text, ' ' order by id)))
+         from (select ticket_id, id, text, (row_number() over (partition by ticket_id order by id) - 1) / 25 as part
+                 from messages where client_id = $1) numbered
+        group by ticket_id, part`,
         [clientId],
       );
       await q(`drop table account_of, room_of, agent_of, category_of`);

@@ -235,20 +235,30 @@ export const messages = pgTable(
 );
 
 /**
- * Every word of a ticket's messages (lexemes only, no positions), kept by the
- * messages_search_vector trigger (migration 0013): keyword search tests one row a ticket
- * instead of reading its messages, and a rare word comes from the GIN index.
+ * The words of a ticket's messages (lexemes only, no positions) in parts: each part holds
+ * the words of a run of consecutive messages, up to about 256 words, kept by the
+ * messages_search_words trigger (migrations 0013 and 0018). Keyword search tests a ticket's
+ * parts instead of reading its messages, and a rare word comes from the GIN index. A message
+ * adds its words to the ticket's last part, so its cost does not grow with the conversation.
  */
 export const ticketSearch = pgTable(
   'ticket_search',
   {
     ticketId: bigint('ticket_id', { mode: 'number' })
-      .primaryKey()
+      .notNull()
       .references(() => tickets.id, { onDelete: 'cascade' }),
+    /** 0, 1, 2…: a new part begins when the last one is full. */
+    part: integer('part').notNull().default(0),
     clientId: tenant(),
+    /** The ids of the first and last message whose words the part holds (an edit rebuilds it). */
+    firstMessageId: bigint('first_message_id', { mode: 'number' }).notNull().default(0),
+    lastMessageId: bigint('last_message_id', { mode: 'number' }).notNull().default(0),
     words: tsvector('words').notNull().default(sql`''::tsvector`),
   },
-  (table) => [index('ticket_search_words_idx').using('gin', table.words)],
+  (table) => [
+    primaryKey({ columns: [table.ticketId, table.part] }),
+    index('ticket_search_words_idx').using('gin', table.words),
+  ],
 );
 
 /** Open-ticket counters per scope (`all`, `unassigned`, `user:<id>`), kept by a trigger. */

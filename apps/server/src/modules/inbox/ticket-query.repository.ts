@@ -146,7 +146,8 @@ export const keywordIdCap = 5000;
 
 /**
  * The keyword: a customer name or phone number containing it, or words of the ticket's
- * messages matching it (ticket_search, kept by a trigger; migration 0013).
+ * messages matching it (one of the ticket's ticket_search parts, kept by a trigger; migrations
+ * 0013 and 0018).
  * inbox_keyword_ticket_ids reads the GIN and trigram indexes that row-level security keeps
  * the planner from using, for the transaction's own client, and gives up past the cap:
  * a rare keyword becomes a list of ids, a common one a test made on each ticket of the walk.
@@ -171,9 +172,9 @@ async function keywordCondition(tx: Executor, clientId: string, keyword: string,
   const phrase = keyword.includes('"')
     ? sql` and exists (select 1 from ${messages} where ${messages.ticketId} = ${tickets.id} and ${messageMatches(clientId, keyword)})`
     : sql``;
-  // A scalar subquery (one row per ticket at most), so that it is tested on each ticket of the
-  // walk: as EXISTS inside an OR the planner may hash every ticket's words first.
-  const matchesWords = sql`coalesce((select ${ticketSearch.words} @@ ${keywordQuery(wordsOnly)} from ${ticketSearch} where ${ticketSearch.ticketId} = ${tickets.id}), false)`;
+  // A scalar subquery (the first of the ticket's parts that matches), so that it is tested on
+  // each ticket of the walk: as EXISTS inside an OR the planner may hash every ticket's words first.
+  const matchesWords = sql`coalesce((select true from ${ticketSearch} where ${ticketSearch.ticketId} = ${tickets.id} and ${ticketSearch.words} @@ ${keywordQuery(wordsOnly)} limit 1), false)`;
   const words = sql`(${matchesWords}${phrase})`;
   if (!common) {
     if (ids.length === 0) return nothingMatches;

@@ -18,7 +18,7 @@ afterAll(async () => {
 
 async function wordsOf(ticketId: number): Promise<string> {
   const [row] = await kit.server.database.query<{ words: string }>(
-    'select words::text from ticket_search where ticket_id = $1',
+    `select string_agg(words::text, ' ' order by part) as words from ticket_search where ticket_id = $1`,
     [ticketId],
   );
   return row?.words ?? '';
@@ -56,6 +56,46 @@ describe('ticket_search', () => {
     await kit.server.database.query('delete from messages where id = $1', [message.id]);
     expect(await wordsOf(first.ticket.id)).not.toContain("'jnt99'");
     expect(await wordsOf(first.ticket.id)).toContain("'kuningan'");
+  });
+
+  it('begins a new part when the last is full, and an edit rebuilds only the part that held it', async () => {
+    // One message of 300 distinct words fills part 0 past its 256 words.
+    const long = Array.from({ length: 300 }, (_, i) => `kata${i}`).join(' ');
+    const first = await kit.inbound(kit.whatsapp, { externalId: 'parts-1', text: long });
+    const ticketId = first.ticket.id;
+    await kit.inbound(kit.whatsapp, { externalId: 'parts-1', text: 'perunggu datang zubesok' });
+    await kit.inbound(kit.whatsapp, { externalId: 'parts-1', text: 'perunggu sudah datang' });
+    const parts = await kit.server.database.query<{
+      part: number;
+      size: number;
+      first: number;
+      last: number;
+    }>(
+      `select part, length(words) as size, first_message_id::int as first, last_message_id::int as last
+         from ticket_search where ticket_id = $1 order by part`,
+      [ticketId],
+    );
+    expect(parts.map((row) => [row.part, row.size])).toEqual([
+      [0, 300],
+      [1, 4],
+    ]);
+    expect(parts[1].last).toBeGreaterThan(parts[1].first);
+    // Words of either part find the ticket, whether the keyword is rare or common.
+    for (const cap of [5000, 1]) {
+      expect(await page({ keyword: 'kata7' }, cap)).toEqual([ticketId]);
+      expect(await page({ keyword: 'perunggu' }, cap)).toEqual([ticketId]);
+      expect(await page({ keyword: 'zubesok perunggu' }, cap)).toEqual([ticketId]);
+    }
+    // Editing the second message takes its word out of part 1 only; part 0 is not rebuilt.
+    await kit.server.database.query(
+      `update messages set text = 'perunggu zudiambil' where ticket_id = $1 and text = 'perunggu datang zubesok'`,
+      [ticketId],
+    );
+    expect(await wordsOf(ticketId)).not.toContain("'zubesok'");
+    expect(await wordsOf(ticketId)).toContain("'zudiambil'");
+    expect(await wordsOf(ticketId)).toContain("'kata299'");
+    expect(await page({ keyword: 'zubesok' }, 5000)).toEqual([]);
+    expect(await page({ keyword: 'zudiambil' }, 1)).toEqual([ticketId]);
   });
 
   it('finds the same page whether a keyword is rare (ids) or common (walk)', async () => {
