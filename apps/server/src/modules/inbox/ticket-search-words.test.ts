@@ -1,3 +1,4 @@
+import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { withTenant } from '../../db/tenant';
 import { type InboxTestKit, ownerScopeOf, startInboxTestKit } from './conversation.fixtures';
@@ -115,5 +116,40 @@ describe('ticket_search', () => {
     expect(await page({ keyword: '"soal tembaga"' }, 5000)).toEqual(made);
     expect(await page({ keyword: 'tembaga -nomor' }, 2)).toEqual([other.ticket.id]);
     expect(await page({ keyword: 'tembaga -nomor' }, 5000)).toEqual([other.ticket.id]);
+  });
+});
+
+// Two connections at once: PostgreSQL only (PGlite serves one connection).
+describe.skipIf(!process.env.DATABASE_URL)('ticket_search under concurrent writers (PostgreSQL)', () => {
+  it('an agent holding the ticket and a customer message arriving in it do not deadlock', async () => {
+    const first = await kit.inbound(kit.whatsapp, { externalId: 'lock-1', text: 'pesan pertama' });
+    const ticketId = first.ticket.id;
+    // The agent's side, as the send path does it: the ticket locked, then a message stored.
+    const agent = new pg.Client({ connectionString: kit.server.config.DATABASE_URL });
+    await agent.connect();
+    try {
+      await agent.query('begin');
+      await agent.query('select 1 from tickets where id = $1 for update', [ticketId]);
+      const customer = kit.inbound(kit.whatsapp, { externalId: 'lock-1', text: 'zupelanggan menulis' }).then(
+        (result) => ({ result, error: null }),
+        (error: Error) => ({ result: null, error }),
+      );
+      // Let the customer's transaction get as far as it can while the agent holds the ticket.
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      await agent.query(
+        `insert into messages (client_id, room_id, ticket_id, channel_account_id, kind, direction, sender_type, sender_name, sender_ref, text, status)
+         select client_id, room_id, ticket_id, channel_account_id, kind, direction, sender_type, sender_name, sender_ref, 'zuagen menjawab', status
+           from messages where ticket_id = $1 order by id limit 1`,
+        [ticketId],
+      );
+      await agent.query('commit');
+      const stored = await customer;
+      expect(stored.error).toBeNull();
+      expect(stored.result?.ticket.id).toBe(ticketId);
+    } finally {
+      await agent.end();
+    }
+    expect(await wordsOf(ticketId)).toContain("'zuagen'");
+    expect(await wordsOf(ticketId)).toContain("'zupelanggan'");
   });
 });
