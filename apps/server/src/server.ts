@@ -151,7 +151,14 @@ export async function startServer(config: AppConfig, options: ServerOptions = {}
   );
   const channels = new ChannelRegistry();
   channels.register(new LiveChatAdapter());
-  const inbox = createInbox({ db: database.db, app, hub, attachments: media, channels });
+  const inbox = createInbox({
+    db: database.db,
+    app,
+    hub,
+    attachments: media,
+    channels,
+    inboundBatchMax: config.INBOUND_BATCH_MAX,
+  });
   const livechatWidgets = new LivechatWidgetService(database.db, media, { publicUrl: config.PUBLIC_URL });
 
   const mfaKeys = new MfaKeys(config.jwtSecret);

@@ -22,6 +22,11 @@ export const serverEnv = z.object({
   ROLE: z.enum(['all', 'web', 'worker']).default('all'),
   WEB_DIST: z.string().optional(),
   EVENT_RETENTION_HOURS: z.coerce.number().int().min(1).default(72),
+  /**
+   * Customers' messages of one client stored in one transaction when they arrive faster than
+   * they are stored (group commit); 1 stores every message in its own.
+   */
+  INBOUND_BATCH_MAX: z.coerce.number().int().min(1).max(256).default(32),
   /** SMTP server for outgoing mail (smtp:// or smtps://); without it mail stays in the local outbox. */
   SMTP_URL: z
     .string()

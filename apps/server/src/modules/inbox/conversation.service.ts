@@ -1,13 +1,20 @@
 import type { MessageView, SendMessageBody, TicketSummary } from '@app/contracts';
-import type { Database } from '../../db/client';
+import type { Database, Executor } from '../../db/client';
 import { withTenant } from '../../db/tenant';
 import { appendEventsAtCommit, type NewEvent } from '../../platform/events/outbox';
 import type { AuthContext } from '../../platform/http/authentication';
 import { notFound } from '../../platform/http/http-errors';
+import { GroupCommitQueue } from '../../platform/jobs/group-commit';
 import type { ChannelRegistry } from '../channels/channel-adapter';
 import type { AttachmentStore, StoredAttachment } from './attachment-store';
 import { findRoom, findRoomOfIdentity } from './chat-room.repository';
-import { type InboundCustomer, storeInboundMessage } from './inbound.repository';
+import {
+  type InboundCustomer,
+  type InboundOutcome,
+  type InboundRowInput,
+  storeInboundMessage,
+  storeInboundMessages,
+} from './inbound.repository';
 import {
   countsEvent,
   emitMessageUpdated,
@@ -34,6 +41,24 @@ export interface InboundInput {
   text: string;
   attachments?: StoredAttachment[];
   sentAt?: Date;
+}
+
+/** A customer message with the time it arrived. */
+type ArrivedInput = InboundInput & { sentAt: Date };
+
+function rowInputOf(input: ArrivedInput): InboundRowInput {
+  const attachments = input.attachments ?? [];
+  return {
+    clientId: input.clientId,
+    channelAccountId: input.channelAccountId,
+    customer: input.customer,
+    providerMessageId: input.providerMessageId ?? null,
+    clientMessageId: input.clientMessageId ?? null,
+    text: input.text,
+    attachments,
+    preview: previewOf(input.text, attachments),
+    sentAt: input.sentAt,
+  };
 }
 
 /** The stored message and its ticket; `duplicate` when it was a repeat of one already stored. */
@@ -65,7 +90,16 @@ export class ConversationService {
     private readonly db: Database,
     private readonly attachments: AttachmentStore,
     channelRegistry: ChannelRegistry,
+    options: { inboundBatchMax?: number } = {},
   ) {
+    this.inbound = new GroupCommitQueue<ArrivedInput, InboundResult>({
+      one: (input) => this.receiveOne(input),
+      many: (clientId, inputs) => this.receiveMany(clientId, inputs),
+      maxInFlight: 4,
+      maxBatch: options.inboundBatchMax ?? 32,
+      // One customer's messages are stored in the order they arrived.
+      orderKey: (input) => `${input.channelAccountId}:${input.customer.externalId}`,
+    });
     this.outbound = new OutboundMessageService(db, attachments);
     this.delivery = new MessageDeliveryService(db, channelRegistry);
   }
@@ -76,46 +110,79 @@ export class ConversationService {
   }
 
   /**
-   * One customer message, in one transaction: contact, identity, room and (when the room
-   * has none open) a new ticket, the message, the ticket's preview and counters, and the
-   * events. A repeated provider or client message id returns the first message unchanged.
-   * The rows are written by one SQL function (`storeInboundMessage`), which travels with
-   * the transaction's begin, and the events travel with its commit: two round trips on
-   * PostgreSQL however much the message changes.
+   * One customer message. It is stored in one transaction with everything it changes:
+   * contact, identity, room and (when the room has none open) a new ticket, the message, the
+   * ticket's preview and counters, and the events. A repeated provider or client message id
+   * returns the first message unchanged. When a client's messages arrive faster than they are
+   * stored, the ones waiting share a transaction (group commit, `GroupCommitQueue`): each is
+   * still kept or refused on its own. The time it arrived is its time, however long it waited.
    */
-  async receiveInbound(input: InboundInput): Promise<InboundResult> {
-    const sentAt = input.sentAt ?? new Date();
-    const attachments = input.attachments ?? [];
+  receiveInbound(input: InboundInput): Promise<InboundResult> {
+    return this.inbound.submit(input.clientId, { ...input, sentAt: input.sentAt ?? new Date() });
+  }
+
+  /** Messages of one client stored together, at most this many transactions at once. */
+  readonly inbound: GroupCommitQueue<ArrivedInput, InboundResult>;
+
+  /**
+   * One message in its own transaction: the rows are written by one SQL function
+   * (`storeInboundMessage`), which travels with the transaction's begin, and the events
+   * travel with its commit: two round trips on PostgreSQL however much the message changes.
+   */
+  private async receiveOne(input: ArrivedInput): Promise<InboundResult> {
     return withTenant(this.db, input.clientId, async (tx) => {
-      const stored = await storeInboundMessage(tx, {
-        clientId: input.clientId,
-        channelAccountId: input.channelAccountId,
-        customer: input.customer,
-        providerMessageId: input.providerMessageId ?? null,
-        clientMessageId: input.clientMessageId ?? null,
-        text: input.text,
-        attachments,
-        preview: previewOf(input.text, attachments),
-        sentAt,
-      });
+      const stored = await storeInboundMessage(tx, rowInputOf(input));
       if (stored.outcome === 'no_account') throw notFound('Channel account not found');
-      const message = await messageView(tx, this.attachments, stored.message);
-      const result: InboundResult = {
-        message,
-        ticket: presentTicket(stored.ticket),
-        duplicate: stored.outcome === 'repeat',
-        contactIdentityId: stored.contactIdentityId,
-        roomId: stored.roomId,
-      };
-      // A repeat writes nothing and announces nothing.
-      if (stored.outcome === 'repeat') return result;
       const events: NewEvent[] = [];
-      if (stored.opened)
-        events.push(ticketEvent('created', stored.ticket), countsEvent(input.clientId, [], stored.counters));
-      events.push(messageCreatedEvent(message, stored.ticket, stored.contactIdentityId, stored.before));
+      const result = await this.placed(tx, input.clientId, stored, events);
       await appendEventsAtCommit(tx, events);
       return result;
     });
+  }
+
+  /**
+   * Several messages of one client in one transaction, still two round trips. A message the
+   * batch did not keep (its own error, an unknown account) answers `undefined`, and the queue
+   * stores it again alone, where its error is its sender's.
+   */
+  private async receiveMany(
+    clientId: string,
+    inputs: ArrivedInput[],
+  ): Promise<Array<InboundResult | undefined>> {
+    return withTenant(this.db, clientId, async (tx) => {
+      const answers = await storeInboundMessages(tx, clientId, inputs.map(rowInputOf));
+      const events: NewEvent[] = [];
+      const results: Array<InboundResult | undefined> = [];
+      for (const stored of answers) {
+        if (stored.outcome === 'failed' || stored.outcome === 'no_account') results.push(undefined);
+        else results.push(await this.placed(tx, clientId, stored, events));
+      }
+      await appendEventsAtCommit(tx, events);
+      return results;
+    });
+  }
+
+  /** A stored or repeated message as its sender is answered; a stored one's events join `events`. */
+  private async placed(
+    tx: Executor,
+    clientId: string,
+    stored: Exclude<InboundOutcome, { outcome: 'no_account' }>,
+    events: NewEvent[],
+  ): Promise<InboundResult> {
+    const message = await messageView(tx, this.attachments, stored.message);
+    const result: InboundResult = {
+      message,
+      ticket: presentTicket(stored.ticket),
+      duplicate: stored.outcome === 'repeat',
+      contactIdentityId: stored.contactIdentityId,
+      roomId: stored.roomId,
+    };
+    // A repeat writes nothing and announces nothing.
+    if (stored.outcome === 'repeat') return result;
+    if (stored.opened)
+      events.push(ticketEvent('created', stored.ticket), countsEvent(clientId, [], stored.counters));
+    events.push(messageCreatedEvent(message, stored.ticket, stored.contactIdentityId, stored.before));
+    return result;
   }
 
   /** Provider receipts and the widget's delivered/read marks: forward only, outbound only. */

@@ -81,8 +81,58 @@ export async function storeInboundMessage(tx: Executor, input: InboundRowInput):
       ${sql.param(expiringChannels)}::text[], ${expiryInterval}::interval) as answer`)) as unknown as {
     rows: Array<{ answer: InboundJson | string }>;
   };
-  const raw = result.rows[0].answer;
-  const answer: InboundJson = typeof raw === 'string' ? JSON.parse(raw) : raw;
+  return outcomeOf(parsed(result.rows[0].answer));
+}
+
+/**
+ * Stores several customer messages of one client through `inbox_receive_inbound_batch`
+ * (migration 0020), in one statement inside the caller's transaction: each message in its
+ * own subtransaction, answered in order; `failed` for one that raised an error (nothing of
+ * it is kept) or that followed a failed message of the same customer.
+ */
+export async function storeInboundMessages(
+  tx: Executor,
+  clientId: string,
+  inputs: ReadonlyArray<InboundRowInput>,
+): Promise<Array<InboundOutcome | { outcome: 'failed'; reason: string }>> {
+  const items = inputs.map((input) => ({
+    account: input.channelAccountId,
+    external_id: input.customer.externalId,
+    name: input.customer.name,
+    phone: input.customer.phone ?? null,
+    email: input.customer.email ?? null,
+    notes: input.customer.notes ?? null,
+    provider_message_id: input.providerMessageId,
+    client_message_id: input.clientMessageId,
+    text: input.text,
+    attachments: input.attachments,
+    preview: input.preview,
+    sent_at: input.sentAt.toISOString(),
+  }));
+  const result = (await tx.execute(sql`
+    select inbox_receive_inbound_batch(${clientId}::uuid, ${JSON.stringify(items)}::jsonb,
+      ${sql.param(expiringChannels)}::text[], ${expiryInterval}::interval) as answers`)) as unknown as {
+    rows: Array<{ answers: Array<InboundJson | FailedJson> | string }>;
+  };
+  const answers = parsed(result.rows[0].answers);
+  return answers.map((answer) =>
+    answer.outcome === 'failed'
+      ? { outcome: 'failed' as const, reason: `${answer.sqlstate} ${answer.message}`.trim() }
+      : outcomeOf(answer),
+  );
+}
+
+interface FailedJson {
+  outcome: 'failed';
+  sqlstate: string;
+  message: string;
+}
+
+function parsed<T>(raw: T | string): T {
+  return typeof raw === 'string' ? (JSON.parse(raw) as T) : raw;
+}
+
+function outcomeOf(answer: InboundJson): InboundOutcome {
   if (answer.outcome === 'no_account') return { outcome: 'no_account' };
   const placed: Placed = {
     message: rowMapperOf(messages)(answer.message),

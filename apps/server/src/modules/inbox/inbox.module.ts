@@ -34,9 +34,13 @@ export function createInbox(parts: {
   hub: RealtimeHub;
   attachments: AttachmentStore;
   channels: ChannelRegistry;
+  /** Customers' messages in one transaction at most (group commit); 1 turns it off. */
+  inboundBatchMax?: number;
 }): InboxModule {
   const { db, app, attachments } = parts;
-  const conversations = new ConversationService(db, attachments, parts.channels);
+  const conversations = new ConversationService(db, attachments, parts.channels, {
+    inboundBatchMax: parts.inboundBatchMax,
+  });
   const chatRooms = new ChatRoomService(db, attachments);
   const tickets = new TicketService(db);
   const settings = new InboxSettingsService(db);
