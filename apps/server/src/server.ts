@@ -158,6 +158,7 @@ export async function startServer(config: AppConfig, options: ServerOptions = {}
     attachments: media,
     channels,
     inboundBatchMax: config.INBOUND_BATCH_MAX,
+    inboundBatchInFlight: config.INBOUND_BATCH_IN_FLIGHT,
   });
   const livechatWidgets = new LivechatWidgetService(database.db, media, { publicUrl: config.PUBLIC_URL });
 

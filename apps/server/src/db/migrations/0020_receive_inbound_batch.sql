@@ -42,12 +42,16 @@ BEGIN
     PERFORM pg_advisory_xact_lock(v_key);
   END LOOP;
 
+  -- The items become plain columns first (OFFSET 0 keeps them so). Joined on expressions
+  -- over the jsonb, the identities were not looked up by index under row-level security:
+  -- every identity of the client was read (60 ms at 600,000, whatever the batch's size).
   PERFORM 1
-     FROM jsonb_array_elements(p_items) AS item
-     JOIN contact_identities i
-       ON i.channel_account_id = CASE WHEN item->>'account' ~* '^[0-9a-f]{8}(-[0-9a-f]{4}){3}-[0-9a-f]{12}$'
-                                      THEN (item->>'account')::uuid END
-      AND i.external_id = item->>'external_id'
+     FROM (SELECT CASE WHEN item->>'account' ~* '^[0-9a-f]{8}(-[0-9a-f]{4}){3}-[0-9a-f]{12}$'
+                       THEN (item->>'account')::uuid END AS account,
+                  item->>'external_id' AS external_id
+             FROM jsonb_array_elements(p_items) AS item
+           OFFSET 0) AS given
+     JOIN contact_identities i ON i.channel_account_id = given.account AND i.external_id = given.external_id
      JOIN chat_rooms r ON r.contact_identity_id = i.id
      JOIN tickets t ON t.room_id = r.id AND t.status IN ('UNASSIGNED', 'ASSIGNED')
     WHERE i.client_id = p_client AND r.client_id = p_client AND t.client_id = p_client

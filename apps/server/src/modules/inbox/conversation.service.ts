@@ -90,12 +90,12 @@ export class ConversationService {
     private readonly db: Database,
     private readonly attachments: AttachmentStore,
     channelRegistry: ChannelRegistry,
-    options: { inboundBatchMax?: number } = {},
+    options: { inboundBatchMax?: number; inboundBatchInFlight?: number } = {},
   ) {
     this.inbound = new GroupCommitQueue<ArrivedInput, InboundResult>({
       one: (input) => this.receiveOne(input),
       many: (clientId, inputs) => this.receiveMany(clientId, inputs),
-      maxInFlight: 4,
+      maxInFlight: options.inboundBatchInFlight ?? 2,
       maxBatch: options.inboundBatchMax ?? 32,
       // One customer's messages are stored in the order they arrived.
       orderKey: (input) => `${input.channelAccountId}:${input.customer.externalId}`,

@@ -86,7 +86,7 @@ describe('inbound group commit', () => {
     const unknownAccount = { ...kit.whatsapp, id: '00000000-0000-4000-8000-000000000000' };
     const settled = await Promise.allSettled([
       ...sent.map(send),
-      // Arrives while the first four are in flight: it travels in a batch with customers 4–7.
+      // Arrives while the first two are in flight: it travels in a batch with customers 2–7.
       kit.inbound(unknownAccount, { externalId: 'gc-unknown', text: 'ke akun yang tidak ada' }),
     ]);
     expect(queue.stats.batches).toBeGreaterThan(before.batches);

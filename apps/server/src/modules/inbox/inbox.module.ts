@@ -36,10 +36,13 @@ export function createInbox(parts: {
   channels: ChannelRegistry;
   /** Customers' messages in one transaction at most (group commit); 1 turns it off. */
   inboundBatchMax?: number;
+  /** Those transactions of one client at once. */
+  inboundBatchInFlight?: number;
 }): InboxModule {
   const { db, app, attachments } = parts;
   const conversations = new ConversationService(db, attachments, parts.channels, {
     inboundBatchMax: parts.inboundBatchMax,
+    inboundBatchInFlight: parts.inboundBatchInFlight,
   });
   const chatRooms = new ChatRoomService(db, attachments);
   const tickets = new TicketService(db);
