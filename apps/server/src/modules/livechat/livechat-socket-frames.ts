@@ -1,5 +1,4 @@
 import {
-  attachmentCategoryOf,
   inboxTopics,
   type MessageView,
   messageDeletedPayload,
@@ -11,6 +10,7 @@ import {
 } from '@app/contracts';
 import type { z } from 'zod';
 import type { DeliveredEvent } from '../../platform/events/event-bus';
+import { presentAttachment } from '../inbox/ticket.presenter';
 import type { VisitorMessageRow } from './visitor.repository';
 
 type MessageFrame = Extract<VisitorServerFrame, { type: 'message' }>;
@@ -46,14 +46,7 @@ export function messageFrameOfRow(
     id: fromVisitor ? row.clientMessageId : null,
     from: fromVisitor ? 'visitor' : 'agent',
     body: row.text,
-    attachments: row.attachments.map((attachment) => ({
-      id: attachment.id,
-      name: attachment.name,
-      mime: attachment.mime,
-      size: attachment.size,
-      type: attachmentCategoryOf(attachment.mime),
-      url: linkOf(attachment),
-    })),
+    attachments: row.attachments.map((attachment) => presentAttachment(attachment, linkOf)),
     agentName: fromVisitor ? null : row.senderName,
     ts: row.createdAt.toISOString(),
   };
