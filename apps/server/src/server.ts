@@ -157,8 +157,7 @@ export async function startServer(config: AppConfig, options: ServerOptions = {}
     hub,
     attachments: media,
     channels,
-    inboundBatchMax: config.INBOUND_BATCH_MAX,
-    inboundBatchInFlight: config.INBOUND_BATCH_IN_FLIGHT,
+    inbound: { batchMax: config.INBOUND_BATCH_MAX, inFlight: config.INBOUND_BATCH_IN_FLIGHT },
   });
   const livechatWidgets = new LivechatWidgetService(database.db, media, { publicUrl: config.PUBLIC_URL });
 

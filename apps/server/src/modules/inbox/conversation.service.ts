@@ -43,6 +43,14 @@ export interface InboundInput {
   sentAt?: Date;
 }
 
+/** Group commit of customers' messages (`INBOUND_BATCH_MAX`, `INBOUND_BATCH_IN_FLIGHT`). */
+export interface InboundBatching {
+  /** Messages in one transaction at most; 1 stores each alone. */
+  batchMax: number;
+  /** Those transactions of one client at once. */
+  inFlight: number;
+}
+
 /** A customer message with the time it arrived. */
 type ArrivedInput = InboundInput & { sentAt: Date };
 
@@ -90,13 +98,13 @@ export class ConversationService {
     private readonly db: Database,
     private readonly attachments: AttachmentStore,
     channelRegistry: ChannelRegistry,
-    options: { inboundBatchMax?: number; inboundBatchInFlight?: number } = {},
+    inbound: InboundBatching,
   ) {
     this.inbound = new GroupCommitQueue<ArrivedInput, InboundResult>({
       one: (input) => this.receiveOne(input),
       many: (clientId, inputs) => this.receiveMany(clientId, inputs),
-      maxInFlight: options.inboundBatchInFlight ?? 2,
-      maxBatch: options.inboundBatchMax ?? 32,
+      maxInFlight: inbound.inFlight,
+      maxBatch: inbound.batchMax,
       // One customer's messages are stored in the order they arrived.
       orderKey: (input) => `${input.channelAccountId}:${input.customer.externalId}`,
     });

@@ -94,7 +94,7 @@ export async function storeInboundMessages(
   tx: Executor,
   clientId: string,
   inputs: ReadonlyArray<InboundRowInput>,
-): Promise<Array<InboundOutcome | { outcome: 'failed'; reason: string }>> {
+): Promise<Array<InboundOutcome | { outcome: 'failed' }>> {
   const items = inputs.map((input) => ({
     account: input.channelAccountId,
     external_id: input.customer.externalId,
@@ -112,20 +112,12 @@ export async function storeInboundMessages(
   const result = (await tx.execute(sql`
     select inbox_receive_inbound_batch(${clientId}::uuid, ${JSON.stringify(items)}::jsonb,
       ${sql.param(expiringChannels)}::text[], ${expiryInterval}::interval) as answers`)) as unknown as {
-    rows: Array<{ answers: Array<InboundJson | FailedJson> | string }>;
+    rows: Array<{ answers: Array<InboundJson | { outcome: 'failed' }> | string }>;
   };
-  const answers = parsed(result.rows[0].answers);
-  return answers.map((answer) =>
-    answer.outcome === 'failed'
-      ? { outcome: 'failed' as const, reason: `${answer.sqlstate} ${answer.message}`.trim() }
-      : outcomeOf(answer),
+  // A failed message is stored again alone by the caller, where its error is raised as such.
+  return parsed(result.rows[0].answers).map((answer) =>
+    answer.outcome === 'failed' ? { outcome: 'failed' as const } : outcomeOf(answer),
   );
-}
-
-interface FailedJson {
-  outcome: 'failed';
-  sqlstate: string;
-  message: string;
 }
 
 function parsed<T>(raw: T | string): T {

@@ -10,7 +10,7 @@ import { registerChatRoutes } from './chat.routes';
 import { registerChatRoomRoutes } from './chat-room.routes';
 import { ChatRoomService } from './chat-room.service';
 import { registerConfigurationRoutes } from './configuration.routes';
-import { ConversationService } from './conversation.service';
+import { ConversationService, type InboundBatching } from './conversation.service';
 import { registerInboxJobs } from './inbox.jobs';
 import { inboxConnectionRooms } from './inbox.policy';
 import { InboxSettingsService } from './inbox-settings.service';
@@ -34,16 +34,10 @@ export function createInbox(parts: {
   hub: RealtimeHub;
   attachments: AttachmentStore;
   channels: ChannelRegistry;
-  /** Customers' messages in one transaction at most (group commit); 1 turns it off. */
-  inboundBatchMax?: number;
-  /** Those transactions of one client at once. */
-  inboundBatchInFlight?: number;
+  inbound: InboundBatching;
 }): InboxModule {
   const { db, app, attachments } = parts;
-  const conversations = new ConversationService(db, attachments, parts.channels, {
-    inboundBatchMax: parts.inboundBatchMax,
-    inboundBatchInFlight: parts.inboundBatchInFlight,
-  });
+  const conversations = new ConversationService(db, attachments, parts.channels, parts.inbound);
   const chatRooms = new ChatRoomService(db, attachments);
   const tickets = new TicketService(db);
   const settings = new InboxSettingsService(db);
