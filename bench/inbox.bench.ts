@@ -14,7 +14,7 @@ import os from 'node:os';
 import path from 'node:path';
 import type { TicketListResponse, TicketSummary } from '@app/contracts';
 import pg from 'pg';
-import { benchDatabaseUrl, parseFlags } from './lib/bench-db';
+import { benchDatabaseUrl, parseFlags, vacuumWhenAutovacuumIsOff } from './lib/bench-db';
 import { type LoadResult, type LoadSpec, type LoadTarget, runLoad } from './lib/load';
 import {
   freePort,
@@ -127,6 +127,7 @@ for (const signal of ['SIGINT', 'SIGTERM'] as const) {
   process.once(signal, () => void stopAll().then(() => process.exit(130)));
 }
 
+await vacuumWhenAutovacuumIsOff(serverDatabaseUrl);
 try {
   const bare = await startScriptProcess({
     script: 'bench/lib/bare-server.ts',

@@ -11,12 +11,12 @@
 // Sockets live in two worker processes (bench/lib/socket-worker.ts): one holds the agents,
 // one the visitors; the servers run in their own processes.
 import { randomBytes } from 'node:crypto';
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { visitorChatLimits } from '@app/contracts';
 import pg from 'pg';
-import { benchDatabaseUrl, ensureDatabase, parseFlags } from './lib/bench-db';
+import { benchDatabaseUrl, ensureDatabase, parseFlags, vacuumWhenAutovacuumIsOff } from './lib/bench-db';
 import { assignConversations, benchPassword, bigClientSlug, ownerOfBigClient } from './lib/owner-api';
 import { type RunningProcess, repoRoot, startScriptProcess, startServerProcess } from './lib/processes';
 import {
@@ -26,6 +26,7 @@ import {
   type Receipts,
   SocketWorker,
 } from './lib/socket-workers';
+import { watchStatements } from './lib/statements';
 
 const flags = parseFlags(process.argv.slice(2));
 const databaseUrl = benchDatabaseUrl(flags['database-url']);
@@ -90,6 +91,10 @@ interface IngestFigures {
   ackP50: number;
   ackP99: number;
   serverCpuMsPerMessage: number;
+  /** Every PostgreSQL process's CPU time (backends, WAL writer, autovacuum) per message acknowledged. */
+  databaseCpuMsPerMessage: number;
+  /** The visitors' and agents' socket worker processes' CPU time per message acknowledged. */
+  loadCpuMsPerMessage: number;
 }
 
 /** Sent and heard, marker by marker: latency to the expected agent's first socket, losses, repeats. */
@@ -153,6 +158,8 @@ function ingestOf(result: ClosedLoopResult): IngestFigures {
     ackP50: result.ackMs.p50,
     ackP99: result.ackMs.p99,
     serverCpuMsPerMessage: 0,
+    databaseCpuMsPerMessage: 0,
+    loadCpuMsPerMessage: 0,
   };
 }
 
@@ -181,6 +188,38 @@ function cpuMsOf(pids: number[]): number {
     ticks += Number(fields[11]) + Number(fields[12]);
   }
   return ticks * 10;
+}
+
+/** Every running PostgreSQL process (the bench's database is on this machine). */
+function postgresPids(): number[] {
+  const pids: number[] = [];
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      if (readFileSync(`/proc/${entry}/comm`, 'utf8').trim().startsWith('postgres')) pids.push(Number(entry));
+    } catch {
+      // the process ended meanwhile
+    }
+  }
+  return pids;
+}
+
+/** CPU time of processes that may come and go (PostgreSQL backends): only those alive at both ends count. */
+function cpuMsByPid(pids: number[]): Map<number, number> {
+  const used = new Map<number, number>();
+  for (const pid of pids) {
+    try {
+      used.set(pid, cpuMsOf([pid]));
+    } catch {
+      // ended
+    }
+  }
+  return used;
+}
+function cpuMsSince(before: Map<number, number>): number {
+  let total = 0;
+  for (const [pid, now] of cpuMsByPid(postgresPids())) total += now - (before.get(pid) ?? 0);
+  return total;
 }
 
 const settle = (milliseconds: number) => new Promise((resolve) => setTimeout(resolve, milliseconds));
@@ -285,6 +324,9 @@ async function measure(options: {
     if (!bare)
       await settle(Math.max(0, visitorChatLimits.windowMs + 1000 - (performance.now() - latencyEnded)));
     cpu = cpuMsOf(options.serverPids);
+    const statements = bare ? undefined : await watchStatements(databaseUrl);
+    const databaseCpu = cpuMsByPid(postgresPids());
+    const loadCpu = cpuMsOf([agents.pid, visitors.pid]);
     const ingest = ingestOf(
       await visitors.request({
         cmd: 'closed-loop',
@@ -296,6 +338,9 @@ async function measure(options: {
       }),
     );
     ingest.serverCpuMsPerMessage = (cpuMsOf(options.serverPids) - cpu) / Math.max(1, ingest.acked);
+    ingest.databaseCpuMsPerMessage = cpuMsSince(databaseCpu) / Math.max(1, ingest.acked);
+    ingest.loadCpuMsPerMessage = (cpuMsOf([agents.pid, visitors.pid]) - loadCpu) / Math.max(1, ingest.acked);
+    await statements?.report({ label: 'messages', count: Math.max(1, ingest.acked) });
     return { latency, ingest };
   } finally {
     await visitors.stop();
@@ -323,6 +368,7 @@ console.log(
     `${processCount} server process(es); node ${process.version}, ${os.cpus().length} cores, run ${runTag}`,
 );
 
+await vacuumWhenAutovacuumIsOff(databaseUrl);
 const servers: RunningProcess[] = [];
 let product: { latency: LatencyFigures; ingest: IngestFigures };
 try {
@@ -379,6 +425,12 @@ console.log(
     `${product.ingest.exhausted ? ', visitors ran out' : ''}), bare ${bare.ingest.messagesPerSecond.toFixed(0)} msg/s ` +
     `(ack p99 ${ms(bare.ingest.ackP99)}, CPU ${ms(bare.ingest.serverCpuMsPerMessage)}/message): ` +
     `${((100 * product.ingest.messagesPerSecond) / bare.ingest.messagesPerSecond).toFixed(0)}% of bare`,
+);
+const cpuShares = (figures: IngestFigures) =>
+  `server ${ms(figures.serverCpuMsPerMessage)}, PostgreSQL ${ms(figures.databaseCpuMsPerMessage)}, ` +
+  `load ${ms(figures.loadCpuMsPerMessage)}`;
+console.log(
+  `${''.padEnd(34)} CPU a message: product ${cpuShares(product.ingest)}; bare ${cpuShares(bare.ingest)}`,
 );
 if (Object.keys(product.ingest.refused).length > 0)
   console.log(`${''.padEnd(34)} ingest refused: ${JSON.stringify(product.ingest.refused)}`);

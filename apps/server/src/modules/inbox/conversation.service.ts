@@ -131,6 +131,8 @@ export class ConversationService {
 
   /** Messages of one client stored together, at most this many transactions at once. */
   readonly inbound: GroupCommitQueue<ArrivedInput, InboundResult>;
+  /** Messages a batch stored by its set path (the rest of a batch goes one by one). */
+  readonly inboundStats = { storedTogether: 0 };
 
   /**
    * One message in its own transaction: the rows are written by one SQL function
@@ -163,7 +165,10 @@ export class ConversationService {
       const results: Array<InboundResult | undefined> = [];
       for (const stored of answers) {
         if (stored.outcome === 'failed' || stored.outcome === 'no_account') results.push(undefined);
-        else results.push(await this.placed(tx, clientId, stored, events));
+        else {
+          if (stored.outcome === 'stored' && stored.together) this.inboundStats.storedTogether += 1;
+          results.push(await this.placed(tx, clientId, stored, events));
+        }
       }
       await appendEventsAtCommit(tx, events);
       return results;

@@ -1,5 +1,8 @@
+import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { withTenant } from '../../db/tenant';
 import { type InboxTestKit, startInboxTestKit } from './conversation.fixtures';
+import type { InboundResult } from './conversation.service';
 
 let kit: InboxTestKit;
 
@@ -77,6 +80,115 @@ describe('inbound group commit', () => {
       `select count(*)::text as count from ticket_search where words @@ to_tsquery('simple', 'zugca')`,
     );
     expect(Number(words)).toBe(6);
+  });
+
+  it("stores known customers' messages together and exactly as one message at a time stores them", async () => {
+    const service = kit.server.conversations;
+    // Two groups of customers, each with an open ticket.
+    const together = burst(8, 1, 'set');
+    const alone = burst(8, 1, 'one');
+    for (const message of [...together, ...alone])
+      await kit.inbound(kit.whatsapp, { externalId: message.externalId, text: message.text });
+    const before = { ...service.inboundStats };
+    const second = (message: { externalId: string; clientMessageId: string }, index: number) => ({
+      externalId: message.externalId,
+      text: `zugcset kedua ${index}`,
+      clientMessageId: `${message.clientMessageId}-2`,
+    });
+    // The first group writes at once (all but the first wait and go together), the second one by one.
+    const batched = await Promise.all(together.map((message, index) => send(second(message, index))));
+    const single: InboundResult[] = [];
+    for (const [index, message] of alone.entries()) single.push(await send(second(message, index)));
+    expect(service.inboundStats.storedTogether - before.storedTogether).toBeGreaterThanOrEqual(5);
+
+    // Everything but what differs between two customers (ids, names, times) must be equal.
+    const shape = ({ message, ticket, duplicate }: InboundResult) => ({
+      duplicate,
+      message: {
+        ...message,
+        id: typeof message.id,
+        roomId: typeof message.roomId,
+        ticketId: typeof message.ticketId,
+        sender: { ...message.sender, id: typeof message.sender.id, name: typeof message.sender.name },
+        text: message.text.replace(/\d+$/, ''),
+        clientMessageId: typeof message.clientMessageId,
+        createdAt: typeof message.createdAt,
+      },
+      ticket: {
+        ...ticket,
+        id: typeof ticket.id,
+        roomId: typeof ticket.roomId,
+        customer: {
+          ...ticket.customer,
+          contactId: typeof ticket.customer.contactId,
+          name: typeof ticket.customer.name,
+        },
+        createdAt: typeof ticket.createdAt,
+        lastMessageAt: typeof ticket.lastMessageAt,
+        lastMessagePreview: ticket.lastMessagePreview?.replace(/\d+$/, ''),
+        expiresAt: typeof ticket.expiresAt,
+      },
+    });
+    for (const [index, result] of batched.entries()) {
+      expect(shape(result)).toEqual(shape(single[index]));
+      // The ticket moved with its message: preview, activity, the 24-hour window, one more unread.
+      expect(result.ticket.lastMessagePreview).toBe(`zugcset kedua ${index}`);
+      expect(result.ticket.lastMessageAt).toBe(result.message.createdAt);
+      expect(Date.parse(result.ticket.expiresAt!) - Date.parse(result.message.createdAt)).toBe(24 * 3600_000);
+      expect(result.ticket.unreadCount).toBe(2);
+      expect(result.message.ticketId).toBe(result.ticket.id);
+      const rows = await storedOf(together[index].externalId);
+      expect(rows.map((row) => row.text)).toEqual([together[index].text, `zugcset kedua ${index}`]);
+      const [room] = await kit.server.database.query<{ current: string; last: Date }>(
+        `select current_ticket_id::text as current, last_message_at as last from chat_rooms where id = $1`,
+        [result.message.roomId],
+      );
+      expect(room.current).toBe(String(result.ticket.id));
+      expect(room.last.toISOString()).toBe(result.message.createdAt);
+    }
+    // Words as for any message (both groups wrote them).
+    const [{ count: words }] = await kit.server.database.query<{ count: string }>(
+      `select count(*)::text as count from ticket_search where words @@ to_tsquery('simple', 'zugcset & kedua')`,
+    );
+    expect(Number(words)).toBe(16);
+    // A repeat of a message stored together answers the first.
+    const repeat = await send(second(together[3], 3));
+    expect(repeat.duplicate).toBe(true);
+    expect(repeat.message.id).toBe(batched[3].message.id);
+  });
+
+  it('when the set statement fails, the batch stores its messages one by one and refuses only the bad one', async () => {
+    const customers = burst(4, 1, 'setfail');
+    for (const message of customers)
+      await kit.inbound(kit.whatsapp, { externalId: message.externalId, text: message.text });
+    const item = (message: { externalId: string }, index: number, sentAt: string) => ({
+      account: kit.whatsapp.id,
+      external_id: message.externalId,
+      name: 'Pelanggan',
+      text: `zugcsetfail ${index}`,
+      attachments: [],
+      preview: `zugcsetfail ${index}`,
+      sent_at: sentAt,
+    });
+    const items = customers.map((message, index) =>
+      item(message, index, index === 2 ? 'bukan waktu' : new Date().toISOString()),
+    );
+    const answers = await withTenant(kit.server.database.db, kit.clientId, async (tx) => {
+      const result = (await tx.execute(sql`
+        select inbox_receive_inbound_batch(${kit.clientId}::uuid, ${JSON.stringify(items)}::jsonb,
+          '{WAP}'::text[], '1 day'::interval) as answers`)) as unknown as {
+        rows: Array<{ answers: Array<{ outcome: string; together?: boolean; sqlstate?: string }> | string }>;
+      };
+      const raw = result.rows[0].answers;
+      return typeof raw === 'string' ? (JSON.parse(raw) as Exclude<typeof raw, string>) : raw;
+    });
+    expect(answers.map((answer) => answer.outcome)).toEqual(['stored', 'stored', 'failed', 'stored']);
+    expect(answers.some((answer) => answer.together)).toBe(false);
+    expect(answers[2].sqlstate).toBe('22007');
+    for (const [index, message] of customers.entries()) {
+      const texts = (await storedOf(message.externalId)).map((row) => row.text);
+      expect(texts).toEqual(index === 2 ? [message.text] : [message.text, `zugcsetfail ${index}`]);
+    }
   });
 
   it('a message the batch cannot keep fails alone, with its own error; the others are kept', async () => {

@@ -52,6 +52,8 @@ export type InboundOutcome =
       before: Before;
       /** The open-ticket counts (`all`, `unassigned`) after a ticket was opened. */
       counters: Map<string, number>;
+      /** Stored by a batch's set path, with the batch's other plain messages (migration 0021). */
+      together: boolean;
     } & Placed);
 
 interface InboundJson {
@@ -63,6 +65,7 @@ interface InboundJson {
   opened?: boolean;
   before?: { status: TicketRow['status']; assignee_id: string | null } | null;
   counters?: Record<string, number> | null;
+  together?: boolean;
 }
 
 /**
@@ -86,9 +89,11 @@ export async function storeInboundMessage(tx: Executor, input: InboundRowInput):
 
 /**
  * Stores several customer messages of one client through `inbox_receive_inbound_batch`
- * (migration 0020), in one statement inside the caller's transaction: each message in its
- * own subtransaction, answered in order; `failed` for one that raised an error (nothing of
- * it is kept) or that followed a failed message of the same customer.
+ * (migrations 0020, 0021), in one statement inside the caller's transaction, answered in
+ * order: the plain messages (a known customer's only one, into an open ticket) together by
+ * a few set statements, the others each in its own subtransaction; `failed` for one that
+ * raised an error (nothing of it is kept) or that followed a failed message of the same
+ * customer.
  */
 export async function storeInboundMessages(
   tx: Executor,
@@ -139,5 +144,6 @@ function outcomeOf(answer: InboundJson): InboundOutcome {
     opened: answer.opened === true,
     before: answer.before ? { status: answer.before.status, assigneeId: answer.before.assignee_id } : null,
     counters: new Map(Object.entries(answer.counters ?? {})),
+    together: answer.together === true,
   };
 }
