@@ -190,8 +190,20 @@ async function seedDemoBranchChats(db: Database, clientId: string, now: Date): P
       connectedAt: now,
     })
     .returning();
+  // Today's chats, 20 minutes apart, but never before midnight in Jakarta or in UTC: the
+  // ticket list opens on today, and a demo started just after midnight must still show them.
+  const day = 86_400_000;
+  const jakartaOffset = 7 * 3_600_000;
+  const midnight = Math.max(
+    Math.floor((now.getTime() + jakartaOffset) / day) * day - jakartaOffset,
+    Math.floor(now.getTime() / day) * day,
+  );
+  const count = demoBranch.customers.length;
   for (const [index, customer] of demoBranch.customers.entries()) {
-    const at = new Date(now.getTime() - (index + 1) * 20 * 60_000);
+    const sooner = now.getTime() - (index + 1) * 20 * 60_000;
+    const at = new Date(
+      sooner >= midnight ? sooner : midnight + ((now.getTime() - midnight) * (count - index)) / (count + 1),
+    );
     const [contact] = await db.insert(contacts).values({ clientId, name: customer.name }).returning();
     const [identity] = await db
       .insert(contactIdentities)
