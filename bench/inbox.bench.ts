@@ -127,7 +127,7 @@ for (const signal of ['SIGINT', 'SIGTERM'] as const) {
   process.once(signal, () => void stopAll().then(() => process.exit(130)));
 }
 
-await vacuumWhenAutovacuumIsOff(serverDatabaseUrl);
+await vacuumWhenAutovacuumIsOff(databaseUrl);
 try {
   const bare = await startScriptProcess({
     script: 'bench/lib/bare-server.ts',

@@ -204,7 +204,10 @@ function postgresPids(): number[] {
   return pids;
 }
 
-/** CPU time of processes that may come and go (PostgreSQL backends): only those alive at both ends count. */
+/**
+ * CPU time of processes that come and go (PostgreSQL backends), by pid: a backend that starts
+ * during the run counts whole, one that ends during it is lost (the pool keeps its own open).
+ */
 function cpuMsByPid(pids: number[]): Map<number, number> {
   const used = new Map<number, number>();
   for (const pid of pids) {

@@ -12,6 +12,7 @@ import {
   tickets,
   users,
 } from '../../db/schema';
+import { demoTodayStart } from '../inbox/demo-inbox-seed';
 import { hashPassword } from './password-hasher';
 
 export const demoPassword = 'Demo1234!';
@@ -190,14 +191,9 @@ async function seedDemoBranchChats(db: Database, clientId: string, now: Date): P
       connectedAt: now,
     })
     .returning();
-  // Today's chats, 20 minutes apart, but never before midnight in Jakarta or in UTC: the
-  // ticket list opens on today, and a demo started just after midnight must still show them.
-  const day = 86_400_000;
-  const jakartaOffset = 7 * 3_600_000;
-  const midnight = Math.max(
-    Math.floor((now.getTime() + jakartaOffset) / day) * day - jakartaOffset,
-    Math.floor(now.getTime() / day) * day,
-  );
+  // Today's chats, 20 minutes apart, but never before the demo's midnight: the ticket list
+  // opens on today, and a demo started just after midnight must still show them.
+  const midnight = demoTodayStart(now);
   const count = demoBranch.customers.length;
   for (const [index, customer] of demoBranch.customers.entries()) {
     const sooner = now.getTime() - (index + 1) * 20 * 60_000;

@@ -143,6 +143,17 @@ async function ensureCategories(tx: Transaction, clientId: string) {
 }
 
 /**
+ * The start of the demo's "today" (ms): the later of midnight in Jakarta and midnight in UTC,
+ * so that a chat placed after it is today in both zones (the ticket list opens on today).
+ */
+export function demoTodayStart(now: Date): number {
+  const jakartaMidnight =
+    Math.floor((now.getTime() + jakartaOffsetMs) / 86_400_000) * 86_400_000 - jakartaOffsetMs;
+  const utcMidnight = Math.floor(now.getTime() / 86_400_000) * 86_400_000;
+  return Math.max(jakartaMidnight, utcMidnight);
+}
+
+/**
  * When each line was sent: from the conversation's start, a few minutes apart, squeezed so
  * that the last line is still in the past (a conversation of today may start just now).
  */
@@ -154,10 +165,7 @@ function lineTimes(conversation: DemoConversation, now: Date): Date[] {
   const latest = now.getTime() - minute;
   let start: number;
   if ('today' in conversation.start) {
-    const localMidnight =
-      Math.floor((now.getTime() + jakartaOffsetMs) / 86_400_000) * 86_400_000 - jakartaOffsetMs;
-    const utcMidnight = Math.floor(now.getTime() / 86_400_000) * 86_400_000;
-    const midnight = Math.max(localMidnight, utcMidnight);
+    const midnight = demoTodayStart(now);
     start = midnight + (latest - midnight) * conversation.start.today * 0.95;
   } else {
     const day = Math.floor((now.getTime() + jakartaOffsetMs) / 86_400_000) - conversation.start.daysAgo;
