@@ -15,6 +15,7 @@ import path from 'node:path';
 import type { TicketListResponse, TicketSummary } from '@app/contracts';
 import pg from 'pg';
 import { benchDatabaseUrl, parseFlags, vacuumWhenAutovacuumIsOff } from './lib/bench-db';
+import { startCpuCount } from './lib/cpu';
 import { type LoadResult, type LoadSpec, type LoadTarget, runLoad } from './lib/load';
 import {
   freePort,
@@ -343,7 +344,16 @@ try {
   };
   const apiUrls = servers.map((server) => server.url);
   const figures: Figure[] = [];
-  const measure = (targets: LoadTarget[], baseUrls = apiUrls) => runLoad(specOf(baseUrls, targets));
+  /** A figure at `connections`, with the CPU each request cost the servers, PostgreSQL and the load. */
+  const measure = async (targets: LoadTarget[], baseUrls = apiUrls) => {
+    const spec = specOf(baseUrls, targets);
+    const pids = baseUrls === apiUrls ? servers.map((server) => server.pid) : [bare.pid];
+    const counting = startCpuCount(pids);
+    const result = await runLoad(spec);
+    const used = counting.end(result.count + (spec.warmupRequests ?? 0));
+    result.cpu = { ...used, loadMs: result.loadCpuMs ?? 0 };
+    return result;
+  };
   const warnFailures = (label: string, result: LoadResult) => {
     if (result.failures > 0)
       console.log(`    ! ${label}: ${result.failures} failed (${failureStatuses(result)})`);

@@ -11,12 +11,13 @@
 // Sockets live in two worker processes (bench/lib/socket-worker.ts): one holds the agents,
 // one the visitors; the servers run in their own processes.
 import { randomBytes } from 'node:crypto';
-import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { visitorChatLimits } from '@app/contracts';
 import pg from 'pg';
 import { benchDatabaseUrl, ensureDatabase, parseFlags, vacuumWhenAutovacuumIsOff } from './lib/bench-db';
+import { cpuMsByPid, cpuMsOf, postgresCpuMsSince, postgresPids } from './lib/cpu';
 import { assignConversations, benchPassword, bigClientSlug, ownerOfBigClient } from './lib/owner-api';
 import { type RunningProcess, repoRoot, startScriptProcess, startServerProcess } from './lib/processes';
 import {
@@ -180,51 +181,6 @@ function printLatency(label: string, figures: LatencyFigures, bare?: LatencyFigu
     console.log(`${''.padEnd(34)} refused: ${refused.map(([k, n]) => `${k} ${n}`).join(', ')}`);
 }
 
-/** CPU time (user + system) the processes have used, in ms, from /proc (clock ticks of 10 ms). */
-function cpuMsOf(pids: number[]): number {
-  let ticks = 0;
-  for (const pid of pids) {
-    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
-    ticks += Number(fields[11]) + Number(fields[12]);
-  }
-  return ticks * 10;
-}
-
-/** Every running PostgreSQL process (the bench's database is on this machine). */
-function postgresPids(): number[] {
-  const pids: number[] = [];
-  for (const entry of readdirSync('/proc')) {
-    if (!/^\d+$/.test(entry)) continue;
-    try {
-      if (readFileSync(`/proc/${entry}/comm`, 'utf8').trim().startsWith('postgres')) pids.push(Number(entry));
-    } catch {
-      // the process ended meanwhile
-    }
-  }
-  return pids;
-}
-
-/**
- * CPU time of processes that come and go (PostgreSQL backends), by pid: a backend that starts
- * during the run counts whole, one that ends during it is lost (the pool keeps its own open).
- */
-function cpuMsByPid(pids: number[]): Map<number, number> {
-  const used = new Map<number, number>();
-  for (const pid of pids) {
-    try {
-      used.set(pid, cpuMsOf([pid]));
-    } catch {
-      // ended
-    }
-  }
-  return used;
-}
-function cpuMsSince(before: Map<number, number>): number {
-  let total = 0;
-  for (const [pid, now] of cpuMsByPid(postgresPids())) total += now - (before.get(pid) ?? 0);
-  return total;
-}
-
 const settle = (milliseconds: number) => new Promise((resolve) => setTimeout(resolve, milliseconds));
 
 /** One latency run and one ingest run against servers already started. */
@@ -341,7 +297,7 @@ async function measure(options: {
       }),
     );
     ingest.serverCpuMsPerMessage = (cpuMsOf(options.serverPids) - cpu) / Math.max(1, ingest.acked);
-    ingest.databaseCpuMsPerMessage = cpuMsSince(databaseCpu) / Math.max(1, ingest.acked);
+    ingest.databaseCpuMsPerMessage = postgresCpuMsSince(databaseCpu) / Math.max(1, ingest.acked);
     ingest.loadCpuMsPerMessage = (cpuMsOf([agents.pid, visitors.pid]) - loadCpu) / Math.max(1, ingest.acked);
     await statements?.report({ label: 'messages', count: Math.max(1, ingest.acked) });
     return { latency, ingest };

@@ -87,6 +87,9 @@ async function drive(total: number | null, seconds: number | null): Promise<Load
 }
 
 if (spec.warmupRequests) await drive(spec.warmupRequests, null);
+const cpuBefore = process.cpuUsage();
 const result = await drive(spec.requests ?? null, spec.durationSeconds ?? (spec.requests ? null : 10));
+const cpuUsed = process.cpuUsage(cpuBefore);
+result.loadCpuMs = (cpuUsed.user + cpuUsed.system) / 1000 / Math.max(1, result.count);
 process.stdout.write(`${JSON.stringify(result)}\n`);
 for (const agent of agents) agent.destroy();

@@ -1,6 +1,7 @@
 import { spawn } from 'node:child_process';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { type CpuSplit, formatCpuSplit } from './cpu';
 
 export interface LoadTarget {
   method?: 'GET' | 'POST' | 'PUT' | 'DELETE';
@@ -34,6 +35,10 @@ export interface LoadResult {
   p95: number;
   p99: number;
   max: number;
+  /** The load process's own CPU per request while it measured, in ms. */
+  loadCpuMs?: number;
+  /** CPU per request by process, when the bench counted the servers' and PostgreSQL's. */
+  cpu?: CpuSplit;
 }
 
 const here = path.dirname(fileURLToPath(import.meta.url));
@@ -68,6 +73,7 @@ export function formatResult(label: string, result: LoadResult, bare?: LoadResul
   return (
     `${label.padEnd(46)} ${result.rps.toFixed(0).padStart(6)} req/s  p50 ${result.p50.toFixed(1)}  ` +
     `p95 ${result.p95.toFixed(1)}  p99 ${result.p99.toFixed(1)}  max ${result.max.toFixed(1)} ms` +
-    `  fail ${result.failures}${ratio}`
+    `  fail ${result.failures}${ratio}` +
+    (result.cpu ? `\n${''.padEnd(47)}${formatCpuSplit(result.cpu)}` : '')
   );
 }

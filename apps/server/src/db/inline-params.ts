@@ -23,9 +23,10 @@ export function literalOf(value: unknown): string {
 const identifierPart = /[A-Za-z0-9_$\u0080-\uffff]/;
 
 /**
- * Writes each `$n` of a statement as the literal of values[n - 1], so that the statement can
- * travel in a simple-protocol message beside others (one round trip instead of several).
- * A `$n` that names no value is an error rather than a silent NULL.
+ * Writes each `$n` of a statement as the literal of values[n - 1], for a statement that must
+ * carry its values in its text (the bench's `explain execute` of a prepared statement; the
+ * tenant connections sent every statement this way before they used prepared statements,
+ * pipeline.ts). A `$n` that names no value is an error rather than a silent NULL.
  */
 export function inlineParams(text: string, values: ReadonlyArray<unknown> = []): string {
   if (values.length === 0) return text;

@@ -1,14 +1,8 @@
 import { sql } from 'drizzle-orm';
 import type { Database, Transaction } from './client';
-import { type TenantConnections, tenantConnectionsOf } from './tenant-connections';
+import { plannerSetup, type TenantConnections, tenantConnectionsOf } from './tenant-connections';
 
-/**
- * Random page reads priced as the cached or SSD reads they are (PostgreSQL's default, 4, is
- * for spinning disks). At 4, a room holding a tenth of a tenant's messages was read by
- * walking the primary key backwards past every newer message of other rooms (11–15 ms at
- * 10k and 100k tickets) instead of the room's own index (0.2 ms).
- */
-export const plannerSetup = "set_config('random_page_cost', '1.1', true)";
+export { plannerSetup } from './tenant-connections';
 
 const uuidPattern = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
@@ -23,7 +17,7 @@ export async function withTenant<T>(
   work: (tx: Transaction) => Promise<T>,
 ): Promise<T> {
   const connections = carryingConnectionsFor(db, clientId);
-  if (connections) return connections.transaction(tenantSetup(clientId), work);
+  if (connections) return connections.transaction(clientId, work);
   return db.transaction(async (tx) => {
     // One round trip: `role` is a setting too, so set_config(..., true) is SET LOCAL ROLE.
     await tx.execute(
@@ -44,18 +38,14 @@ export async function readInTenant<T>(
   work: (tx: Transaction) => Promise<T>,
 ): Promise<T> {
   const connections = carryingConnectionsFor(db, clientId);
-  if (connections) return connections.read(tenantSetup(clientId), work);
+  if (connections) return connections.read(clientId, work);
   return withTenant(db, clientId, work);
 }
 
 /**
- * On PostgreSQL the setup is plain SQL that travels with a statement, so only an id of
- * strict uuid shape is written into it; anything else takes the parameterised path.
+ * On PostgreSQL the setup travels with a statement; an id that is not a uuid takes Drizzle's
+ * own transaction, where PostgreSQL refuses it as before.
  */
 function carryingConnectionsFor(db: Database, clientId: string): TenantConnections | undefined {
   return uuidPattern.test(clientId) ? tenantConnectionsOf(db) : undefined;
-}
-
-function tenantSetup(clientId: string): string {
-  return `select set_config('app.client_id', '${clientId}', true), set_config('role', 'app_tenant', true), ${plannerSetup}`;
 }

@@ -1,0 +1,84 @@
+// CPU time by process, read from /proc: on a machine whose cores the server, PostgreSQL and
+// the load generator share, a figure is the sum of everybody's CPU per request, so the benches
+// say whose it is.
+import { readdirSync, readFileSync } from 'node:fs';
+
+/** Clock ticks per second of /proc's times (USER_HZ, 100 on Linux). */
+const ticksPerSecond = 100;
+
+/** CPU time (user + system) the processes have used, in ms. */
+export function cpuMsOf(pids: number[]): number {
+  let ticks = 0;
+  for (const pid of pids) {
+    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+    ticks += Number(fields[11]) + Number(fields[12]);
+  }
+  return (ticks * 1000) / ticksPerSecond;
+}
+
+/** Every running PostgreSQL process (the bench's database is on this machine). */
+export function postgresPids(): number[] {
+  const pids: number[] = [];
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      if (readFileSync(`/proc/${entry}/comm`, 'utf8').trim().startsWith('postgres')) pids.push(Number(entry));
+    } catch {
+      // the process ended meanwhile
+    }
+  }
+  return pids;
+}
+
+/**
+ * CPU time of processes that come and go (PostgreSQL backends), by pid: a backend that starts
+ * during the run counts whole, one that ends during it is lost (the pool keeps its own open).
+ */
+export function cpuMsByPid(pids: number[]): Map<number, number> {
+  const used = new Map<number, number>();
+  for (const pid of pids) {
+    try {
+      used.set(pid, cpuMsOf([pid]));
+    } catch {
+      // ended
+    }
+  }
+  return used;
+}
+
+/** PostgreSQL's CPU time since `before` (a `cpuMsByPid(postgresPids())`). */
+export function postgresCpuMsSince(before: Map<number, number>): number {
+  let total = 0;
+  for (const [pid, now] of cpuMsByPid(postgresPids())) total += now - (before.get(pid) ?? 0);
+  return total;
+}
+
+/** CPU per request of one measured stretch, by process. */
+export interface CpuSplit {
+  serverMs: number;
+  databaseMs: number;
+  loadMs: number;
+}
+
+/** `CPU a request: server 0.41, PostgreSQL 0.62, load 0.18 ms`. */
+export function formatCpuSplit(split: CpuSplit): string {
+  return `CPU a request: server ${split.serverMs.toFixed(2)}, PostgreSQL ${split.databaseMs.toFixed(2)}, load ${split.loadMs.toFixed(2)} ms`;
+}
+
+/**
+ * Starts counting the servers' and PostgreSQL's CPU; `end(requests)` gives each per request
+ * since the start. The load's own CPU is counted by the load process itself (`loadCpuMs`).
+ */
+export function startCpuCount(serverPids: number[]): { end(requests: number): Omit<CpuSplit, 'loadMs'> } {
+  const server = cpuMsOf(serverPids);
+  const database = cpuMsByPid(postgresPids());
+  return {
+    end(requests) {
+      const per = Math.max(1, requests);
+      return {
+        serverMs: (cpuMsOf(serverPids) - server) / per,
+        databaseMs: postgresCpuMsSince(database) / per,
+      };
+    },
+  };
+}
