@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { withTenant } from '../../db/tenant';
 import { type InboxTestKit, ownerScopeOf, startInboxTestKit } from './conversation.fixtures';
 import type { InboxScope } from './inbox.policy';
-import { findTicketPage, type TicketFilter } from './ticket-query.repository';
+import { findTicketPage, isKnownCommonKeyword, type TicketFilter } from './ticket-query.repository';
 import { listDefaults } from './ticket-query.service';
 
 let kit: InboxTestKit;
@@ -116,6 +116,21 @@ describe('ticket_search', () => {
     expect(await page({ keyword: '"soal tembaga"' }, 5000)).toEqual(made);
     expect(await page({ keyword: 'tembaga -nomor' }, 2)).toEqual([other.ticket.id]);
     expect(await page({ keyword: 'tembaga -nomor' }, 5000)).toEqual([other.ticket.id]);
+  });
+
+  it('remembers a keyword found common and walks for it, still finding tickets made since', async () => {
+    const first = await kit.inbound(kit.telegram, { text: 'harga perak hari ini' });
+    const second = await kit.inbound(kit.telegram, { text: 'perak batangan ada?' });
+    expect(isKnownCommonKeyword(kit.clientId, 'perak', 1)).toBe(false);
+    expect(await page({ keyword: 'perak' }, 1)).toEqual([second.ticket.id, first.ticket.id]);
+    expect(isKnownCommonKeyword(kit.clientId, 'perak', 1)).toBe(true);
+    // Rare under a larger cap: that verdict is not remembered (its ids change as messages come).
+    expect(await page({ keyword: 'perak' }, 5000)).toEqual([second.ticket.id, first.ticket.id]);
+    expect(isKnownCommonKeyword(kit.clientId, 'perak', 5000)).toBe(false);
+    const third = await kit.inbound(kit.telegram, { text: 'jual perak murni' });
+    expect(await page({ keyword: 'perak' }, 1)).toEqual([third.ticket.id, second.ticket.id, first.ticket.id]);
+    // Another client's verdict is its own.
+    expect(isKnownCommonKeyword('00000000-0000-0000-0000-000000000000', 'perak', 1)).toBe(false);
   });
 });
 
