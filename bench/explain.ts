@@ -24,6 +24,7 @@ import { findTicketCounters } from '../apps/server/src/modules/inbox/ticket-quer
 import { listDefaults, TicketQueryService } from '../apps/server/src/modules/inbox/ticket-query.service';
 import { TicketSearchService } from '../apps/server/src/modules/inbox/ticket-search.service';
 import { benchDatabaseUrl, parseFlags } from './lib/bench-db';
+import { tableFilters } from './lib/list-filters';
 import { bigClientSlug, giantRoomName } from './seed-names';
 
 const flags = parseFlags(process.argv.slice(2));
@@ -209,22 +210,8 @@ await explain('list-table-later-page', async () => {
   captured = [];
   return tickets.list(ownerScope, query({ cursor }), listDefaults.table);
 });
-// The bench's table filters (bench/inbox.bench.ts), each in one file: their generic plans too.
-const daysAgo = (days: number) => new Date(Date.now() - days * 86_400_000).toISOString();
-const benchFilters: Record<string, string> = {
-  open: 'status=UNASSIGNED,ASSIGNED',
-  resolved: 'status=RESOLVED',
-  'closed-marketplaces': 'status=CLOSED&mediaPlatform=SHP,TPD,LZD',
-  whatsapp: 'mediaPlatform=WAP',
-  'tag-vip': 'tags=vip',
-  'tags-priority': 'tags=retur,grosir&priority=3',
-  'priority-1': 'priority=1',
-  'created-range': `createdFrom=${daysAgo(30)}&createdTo=${daysAgo(20)}`,
-  'resolved-last-week': `status=RESOLVED&createdFrom=${daysAgo(7)}`,
-  'tab-unassigned': 'tab=unassigned',
-  expired: 'status=EXPIRED',
-};
-for (const [slug, filter] of Object.entries(benchFilters)) {
+// The inbox bench's table filters, each in its own file.
+for (const [slug, filter] of Object.entries(tableFilters())) {
   const parsed = ticketFilterQuery.parse(Object.fromEntries(new URLSearchParams(`${filter}&pageSize=50`)));
   await explain(`list-filter-${slug}`, () => tickets.list(ownerScope, parsed, listDefaults.table));
 }

@@ -16,6 +16,7 @@ import type { TicketListResponse, TicketSummary } from '@app/contracts';
 import pg from 'pg';
 import { benchDatabaseUrl, parseFlags, vacuumWhenAutovacuumIsOff } from './lib/bench-db';
 import { startCpuCount } from './lib/cpu';
+import { tableFilters as benchTableFilters, isoDaysAgo } from './lib/list-filters';
 import { type LoadResult, type LoadSpec, type LoadTarget, runLoad } from './lib/load';
 import {
   freePort,
@@ -177,21 +178,9 @@ try {
   });
 
   // Targets: first pages of the ticket table and the inbox, with realistic filters.
-  const day = 86_400_000;
-  const isoDaysAgo = (days: number) => new Date(Date.now() - days * day).toISOString();
-  const tableFilters = [
-    'status=UNASSIGNED,ASSIGNED',
-    'status=RESOLVED',
-    'status=CLOSED&mediaPlatform=SHP,TPD,LZD',
-    'mediaPlatform=WAP',
-    'tags=vip',
-    'tags=retur,grosir&priority=3',
-    'priority=1',
-    `createdFrom=${isoDaysAgo(30)}&createdTo=${isoDaysAgo(20)}`,
-    `status=RESOLVED&createdFrom=${isoDaysAgo(7)}`,
-    'tab=unassigned',
-    'status=EXPIRED',
-  ].map((filter) => `/api/ticket/ticket/list?${filter}&pageSize=50`);
+  const tableFilters = Object.values(benchTableFilters()).map(
+    (filter) => `/api/ticket/ticket/list?${filter}&pageSize=50`,
+  );
 
   // Agents with open chats of their own that still take a public reply, found through their inbox.
   // Enough chats that 16 senders seldom wait for one ticket's lock.
