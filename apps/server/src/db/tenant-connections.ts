@@ -1,4 +1,4 @@
-import { createTableRelationsHelpers, extractTablesRelationalConfig, type SQL } from 'drizzle-orm';
+import { createTableRelationsHelpers, extractTablesRelationalConfig, type SQL, sql } from 'drizzle-orm';
 import { NodePgSession, NodePgTransaction } from 'drizzle-orm/node-postgres';
 import { PgDialect } from 'drizzle-orm/pg-core';
 import pg from 'pg';
@@ -118,6 +118,27 @@ const setupText = (readOnly: boolean) =>
   (readOnly ? `, set_config('transaction_read_only', 'on', true)` : '');
 const transactionSetupText = setupText(false);
 const readSetupText = setupText(true);
+/** The read set-up that also has the statement it guards run on its generic plan (`withGenericPlan`). */
+const genericReadSetupText = `${readSetupText}, set_config('plan_cache_mode', 'force_generic_plan', true)`;
+
+/** What `withGenericPlan` puts at the head of a statement's text. */
+const genericPlanMarker = '/* generic plan */ ';
+
+/**
+ * Marks a read whose plan does not depend on its values, so that PostgreSQL plans it once per
+ * connection instead of on every run. Under the default plan_cache_mode a prepared statement
+ * is planned again for each run as long as its generic plan looks dearer than the custom
+ * ones, and a LIMIT given as a parameter always looks dear: an inbox page spent 0.5–0.8 ms
+ * planning to read its rows in 0.1 ms. Only for statements every one of whose plans reads the
+ * same index ranges (no filter that another index could answer better for a rare value).
+ * Honoured by reads on PostgreSQL (`readInTenant`), where the set-up travels with each
+ * statement and the setting ends with it; elsewhere the statement is planned as usual.
+ */
+export function withGenericPlan(statement: SQL): SQL {
+  return sql`${sql.raw(genericPlanMarker)}${statement}`;
+}
+
+const wantsGenericPlan = (text: string) => text.startsWith(genericPlanMarker);
 
 /** The client a Drizzle session talks to: it sends the pending lead with the next statement. */
 class CarryingConnection {
@@ -125,6 +146,8 @@ class CarryingConnection {
   private lead: PipelineStep[] | undefined;
   /** Sent before every statement (read mode). */
   private everyLead: PipelineStep[] | undefined;
+  /** The read mode's lead for statements marked by `withGenericPlan`. */
+  private genericLead: PipelineStep[] | undefined;
   /** The tenant of the current use. */
   private clientId = '';
   private atCommit: PipelineStep[] = [];
@@ -143,6 +166,7 @@ class CarryingConnection {
   startReads(clientId: string): void {
     this.clientId = clientId;
     this.everyLead = [stepOf(readSetupText, [clientId])];
+    this.genericLead = [stepOf(genericReadSetupText, [clientId])];
   }
 
   deferWithCommit(statement: SQL): boolean {
@@ -172,6 +196,7 @@ class CarryingConnection {
   finish(): void {
     this.lead = undefined;
     this.everyLead = undefined;
+    this.genericLead = undefined;
     this.atCommit = [];
     this.inTransaction = false;
   }
@@ -180,7 +205,8 @@ class CarryingConnection {
   async together(
     queries: ReadonlyArray<{ sql: string; params: unknown[] }>,
   ): Promise<Array<Record<string, unknown>[]>> {
-    const lead = this.takeLead() ?? [];
+    // One set-up guards them all: generic plans only when every statement asks for one.
+    const lead = this.takeLead(queries.every((query) => wantsGenericPlan(query.sql))) ?? [];
     const steps = queries.map((query) => stepOf(query.sql, query.params, { types: driverTypes }));
     const results = await runPipeline(this.client, [...lead, ...steps]);
     return results.slice(lead.length).map((result) => result.rows);
@@ -190,7 +216,7 @@ class CarryingConnection {
     // A named (prepared) statement keeps its own name: in read mode it runs in a read-only
     // transaction of its own, in a transaction after its lead.
     if (config.name && this.everyLead !== undefined) return this.namedRead(config, values);
-    const lead = this.takeLead() ?? [];
+    const lead = this.takeLead(wantsGenericPlan(config.text)) ?? [];
     if (config.name) {
       if (lead.length > 0) await runPipeline(this.client, lead);
       return this.client.query(config, values);
@@ -204,8 +230,8 @@ class CarryingConnection {
   }
 
   /** What goes before the next statement; taking a transaction's lead begins it. */
-  private takeLead(): PipelineStep[] | undefined {
-    if (this.everyLead !== undefined) return this.everyLead;
+  private takeLead(generic = false): PipelineStep[] | undefined {
+    if (this.everyLead !== undefined) return generic ? this.genericLead : this.everyLead;
     const lead = this.lead;
     if (lead !== undefined) {
       this.lead = undefined;

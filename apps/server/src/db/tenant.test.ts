@@ -5,7 +5,7 @@ import { createTestDatabaseUrl } from '../test/test-server';
 import { type DatabaseHandle, openDatabase } from './client';
 import { users } from './schema';
 import { readInTenant, withTenant } from './tenant';
-import { readTogether, runAtCommit } from './tenant-connections';
+import { readTogether, runAtCommit, withGenericPlan } from './tenant-connections';
 
 let database: DatabaseHandle;
 let drop: () => Promise<void>;
@@ -192,5 +192,49 @@ describe('readTogether', () => {
       expect(typeof userRows[0].created_at).toBe('string');
       if (database.driver === 'postgres') expect(theirRows).toEqual([]);
     }
+  });
+});
+
+describe('withGenericPlan', () => {
+  type Plans = { mode: string; plans: { generic: number; custom: number } | null };
+  /** The plans PostgreSQL made for the statement tagged `tag` on this connection, and the plan mode now. */
+  const plansOf = async (tx: Parameters<Parameters<typeof readInTenant>[2]>[0], tag: string) => {
+    const result = (await tx.execute(
+      sql`select current_setting('plan_cache_mode') as mode,
+            (select json_build_object('generic', generic_plans, 'custom', custom_plans)
+               from pg_prepared_statements where statement like ${`%-- ${tag}`}) as plans`,
+    )) as unknown as { rows: Plans[] };
+    return result.rows[0];
+  };
+  const page = (tag: string) =>
+    sql`select id from users where client_id = ${mine.clientId} order by id limit ${5} -- ${sql.raw(tag)}`;
+
+  it('has a marked read planned once for all its values on PostgreSQL, and the next read planned as usual', async () => {
+    const { generic, custom } = await readInTenant(database.db, mine.clientId, async (tx) => {
+      for (let i = 0; i < 3; i += 1) {
+        const marked = (await tx.execute(withGenericPlan(page('marked')))) as unknown as { rows: unknown[] };
+        const plain = (await tx.execute(page('plain'))) as unknown as { rows: unknown[] };
+        // The same rows either way.
+        expect(marked.rows).toEqual(plain.rows);
+        expect(marked.rows).toEqual([{ id: mine.userId }]);
+      }
+      return { generic: await plansOf(tx, 'marked'), custom: await plansOf(tx, 'plain') };
+    });
+    if (database.driver !== 'postgres') return;
+    // The mode was the marked statement's own: the read after it runs under the default.
+    expect(custom.mode).toBe('auto');
+    expect(generic.plans).toMatchObject({ custom: 0 });
+    expect(generic.plans?.generic).toBeGreaterThan(0);
+    // Under the default, a statement's first five runs are planned for their values.
+    expect(custom.plans).toEqual({ generic: 0, custom: 3 });
+  });
+
+  it('is planned as usual inside a transaction, where the setting would outlive the statement', async () => {
+    const plans = await withTenant(database.db, mine.clientId, async (tx) => {
+      await tx.execute(withGenericPlan(page('in-transaction')));
+      return plansOf(tx, 'in-transaction');
+    });
+    expect(plans.mode).toBe('auto');
+    if (database.driver === 'postgres') expect(plans.plans).toEqual({ generic: 0, custom: 1 });
   });
 });

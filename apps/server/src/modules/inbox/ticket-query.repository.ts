@@ -4,6 +4,7 @@ import { renderedOnce } from '../../db/built-once';
 import type { Executor } from '../../db/client';
 import { rawRowsOf, rowMapperOf } from '../../db/json-row';
 import { messages, ticketCounters, ticketSearch, tickets } from '../../db/schema';
+import { withGenericPlan } from '../../db/tenant-connections';
 import type { InboxScope } from './inbox.policy';
 import { ticketSummaryJson } from './json-views';
 import type { TicketRow } from './ticket.presenter';
@@ -350,14 +351,44 @@ async function ticketPageRows(
     return sql`select ${columns}, ${sortColumn}::text as sort_key${counters} from ${tickets} where ${where} order by ${order} limit ${limit}`;
   };
   const parts = branches.map(query);
-  return rawRowsOf(
-    tx,
+  const statement =
     parts.length > 1
       ? sql`${sql.join(
           parts.map((part) => sql`(${part})`),
           sql` union all `,
         )} order by ${unionOrder(sort)} limit ${limit}`
-      : parts[0],
+      : parts[0];
+  return rawRowsOf(tx, hasPlanOfItsOwn(request.filter) ? withGenericPlan(statement) : statement);
+}
+
+/**
+ * Filters that no index of tickets answers: every plan of the page walks its branches' index
+ * ranges in order and tests these on each ticket, whatever their values. A page filtered by
+ * these alone (or by none: the inbox's tabs, the table's default) has one plan for all its
+ * values, which PostgreSQL then makes once per connection (`withGenericPlan`). The others
+ * (customer info, tags, agent, date ranges, keyword) have an index of their own that a rare
+ * value makes worth reading, so those pages are planned for their values on every run.
+ */
+const filtersWithoutIndex: ReadonlySet<keyof TicketFilter> = new Set<keyof TicketFilter>([
+  'tab',
+  'status',
+  'mediaPlatform',
+  'priority',
+  'remarksOrSubject',
+  'closedBy',
+  'createdBy',
+  'csGroup',
+  'categoryId',
+]);
+
+/** Whether a page with this filter has one plan for all its values (see `filtersWithoutIndex`). */
+export function hasPlanOfItsOwn(filter: TicketFilter): boolean {
+  return Object.entries(filter).every(
+    ([field, value]) =>
+      value === undefined ||
+      value === '' ||
+      (Array.isArray(value) && value.length === 0) ||
+      filtersWithoutIndex.has(field as keyof TicketFilter),
   );
 }
 
