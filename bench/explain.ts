@@ -87,7 +87,10 @@ async function explain(name: string, work: () => Promise<unknown>): Promise<void
   captured = [];
   await work();
   const statements = captured.filter(
-    (entry) => /^\s*(select|with|\()/i.test(entry.query) && !/set_config\('app\.client_id'/.test(entry.query),
+    // A statement may open with a comment (`withGenericPlan`'s marker).
+    (entry) =>
+      /^\s*(\/\*.*?\*\/\s*)?(select|with|\()/i.test(entry.query) &&
+      !/set_config\('app\.client_id'/.test(entry.query),
   );
   const sections: string[] = [];
   const poolClient = await pool.connect();
