@@ -358,16 +358,18 @@ async function ticketPageRows(
           sql` union all `,
         )} order by ${unionOrder(sort)} limit ${limit}`
       : parts[0];
-  return rawRowsOf(tx, hasPlanOfItsOwn(request.filter) ? withGenericPlan(statement) : statement);
+  return rawRowsOf(tx, hasPlanOfItsOwn(request.filter, sort) ? withGenericPlan(statement) : statement);
 }
 
 /**
  * Filters that no index of tickets answers: every plan of the page walks its branches' index
  * ranges in order and tests these on each ticket, whatever their values. A page filtered by
  * these alone (or by none: the inbox's tabs, the table's default) has one plan for all its
- * values, which PostgreSQL then makes once per connection (`withGenericPlan`). The others
- * (customer info, tags, agent, date ranges, keyword) have an index of their own that a rare
- * value makes worth reading, so those pages are planned for their values on every run.
+ * values, which PostgreSQL then makes once per connection (`withGenericPlan`). So has a page
+ * newest created first with a creation date range: the range bounds the very index the page
+ * reads in order. The others (customer info, tags, agent, closing dates, creation dates by
+ * activity, keyword) have an index of their own that a rare value or a short range makes
+ * worth reading, so those pages are planned for their values on every run.
  */
 const filtersWithoutIndex: ReadonlySet<keyof TicketFilter> = new Set<keyof TicketFilter>([
   'tab',
@@ -381,14 +383,21 @@ const filtersWithoutIndex: ReadonlySet<keyof TicketFilter> = new Set<keyof Ticke
   'categoryId',
 ]);
 
-/** Whether a page with this filter has one plan for all its values (see `filtersWithoutIndex`). */
-export function hasPlanOfItsOwn(filter: TicketFilter): boolean {
+/** The creation date range: an index condition of the page's own index when it is read newest created first. */
+const createdRange: ReadonlySet<keyof TicketFilter> = new Set<keyof TicketFilter>([
+  'createdFrom',
+  'createdTo',
+]);
+
+/** Whether a page with this filter and sort has one plan for all its values (see `filtersWithoutIndex`). */
+export function hasPlanOfItsOwn(filter: TicketFilter, sort: TicketSort): boolean {
   return Object.entries(filter).every(
     ([field, value]) =>
       value === undefined ||
       value === '' ||
       (Array.isArray(value) && value.length === 0) ||
-      filtersWithoutIndex.has(field as keyof TicketFilter),
+      filtersWithoutIndex.has(field as keyof TicketFilter) ||
+      (sort === 'createdAt' && createdRange.has(field as keyof TicketFilter)),
   );
 }
 
