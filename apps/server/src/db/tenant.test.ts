@@ -2,7 +2,7 @@ import { eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createClientWithUser } from '../test/factories';
 import { createTestDatabaseUrl } from '../test/test-server';
-import { type DatabaseHandle, openDatabase } from './client';
+import { type DatabaseHandle, openDatabase, type Transaction } from './client';
 import { users } from './schema';
 import { readInTenant, withTenant } from './tenant';
 import { readTogether, runAtCommit, withGenericPlan } from './tenant-connections';
@@ -198,7 +198,7 @@ describe('readTogether', () => {
 describe('withGenericPlan', () => {
   type Plans = { mode: string; plans: { generic: number; custom: number } | null };
   /** The plans PostgreSQL made for the statement tagged `tag` on this connection, and the plan mode now. */
-  const plansOf = async (tx: Parameters<Parameters<typeof readInTenant>[2]>[0], tag: string) => {
+  const plansOf = async (tx: Transaction, tag: string) => {
     const result = (await tx.execute(
       sql`select current_setting('plan_cache_mode') as mode,
             (select json_build_object('generic', generic_plans, 'custom', custom_plans)
