@@ -137,10 +137,21 @@ async function seed(): Promise<void> {
   create temporary table first_names as select row_number() over () - 1 as n, v from unnest(array[
    'Budi','Siti','Andi','Dewi','Rina','Agus','Putri','Joko','Wulan','Rizky','Indah','Fajar','Ayu','Bayu',
    'Citra','Dimas','Eka','Fitri','Gilang','Hana','Irfan','Kartika','Lestari','Made','Nur','Oki','Yusuf',
-   'Maria','Kevin','Linda','Steven','Michelle']) v;
+   'Maria','Kevin','Linda','Steven','Michelle','Ahmad','Bambang','Dian','Endang','Hendra','Ika','Krisna',
+   'Lukman','Mega','Nina','Oktaviani','Ratna','Sri','Teguh','Umar','Vina']) v;
+  -- Middle names and a longer list of family names: about 136,000 different full names, so a
+  -- customer's full name matches a handful of tickets, as in a real shop (640 names gave 1,650).
+  create temporary table middle_names as select row_number() over () - 1 as n, v from unnest(array[
+   'Adi','Sari','Dwi','Tri','Nur','Putra','Putri','Eka','Maya','Indra','Wati','Ayu','Kusuma','Surya',
+   'Dewi','Bagus','Rahma','Sinta','Arif','Yuli','Hadi','Ratna','Prima','Wahyu','Lina','Agung','Dian',
+   'Ani','Budi','Cahya','Fauzi','Gita','Hari','Intan','Jaya','Kurnia','Laras','Mulya','Nanda','Oka','Rudy']) v;
   create temporary table last_names as select row_number() over () - 1 as n, v from unnest(array[
    'Santoso','Wijaya','Pratama','Saputra','Lestari','Hidayat','Kurniawan','Siregar','Nasution','Wibowo',
-   'Halim','Tanoto','Gunawan','Setiawan','Permata','Susanto','Purba','Simanjuntak','Nugroho','Rahman']) v;
+   'Halim','Tanoto','Gunawan','Setiawan','Permata','Susanto','Purba','Simanjuntak','Nugroho','Rahman',
+   'Sihombing','Harahap','Lubis','Tambunan','Sitompul','Panjaitan','Hutapea','Ginting','Sembiring','Tarigan',
+   'Manurung','Pardede','Situmorang','Sinaga','Effendi','Sutanto','Hartono','Salim','Tjandra','Gozali',
+   'Wirawan','Hakim','Syahputra','Ramadhan','Firmansyah','Maulana','Hasibuan','Daulay','Batubara','Rangkuti',
+   'Suryadi','Budiman','Iskandar','Wahyudi','Prasetyo','Utomo','Sugiarto','Handoko','Kusnadi']) v;
 `);
 
   const channelCodes = ['WAP', 'IGM', 'MSG', 'TPD', 'LZD', 'SHP', 'WPU', 'VBR', 'LNE', 'TLG', 'LVC', 'EML'];
@@ -206,11 +217,14 @@ async function seed(): Promise<void> {
     await step(`${contactCount} contacts, identities and rooms`, async () => {
       await q(
         `insert into contacts (client_id, name, phone, email, created_at, updated_at)
-       select $1, f.v || ' ' || l.v, '+628' || lpad((1000000000 + g::bigint * 7919 % 899999999)::text, 10, '0'),
+       select $1, f.v || ' ' || m.v || ' ' || l.v, '+628' || lpad((1000000000 + g::bigint * 7919 % 899999999)::text, 10, '0'),
               case when g % 3 = 0 then lower(f.v) || '.' || g || '@mail.test' end,
               now() - interval '400 days', now() - interval '400 days'
          from generate_series(1, $2::int) g
-         join first_names f on f.n = g % 32 join last_names l on l.n = (g / 32) % 20`,
+         cross join (select (select count(*) from first_names) as f, (select count(*) from middle_names) as m,
+                            (select count(*) from last_names) as l) sizes
+         join first_names f on f.n = g % sizes.f join middle_names m on m.n = (g / sizes.f) % sizes.m
+         join last_names l on l.n = (g / (sizes.f * sizes.m)) % sizes.l`,
         [clientId, contactCount],
       );
       await q(
