@@ -11,6 +11,7 @@ import {
   findTicketPageJson,
   type KeysetPosition,
   type TicketCounters,
+  type TicketPageJsonRow,
   type TicketPageRequest,
   type TicketPageRow,
 } from './ticket-query.repository';
@@ -138,6 +139,26 @@ export class TicketQueryService {
       rows: rows.slice(0, pageSize),
       nextCursor: encodeCursor({ key: last.sortKey, id: last.ticket.id }),
       counters,
+    };
+  }
+
+  /**
+   * The same keyset page with each ticket written as `TicketSummary` JSON by PostgreSQL
+   * (json-views.ts), for answers that carry tickets as they are (search).
+   */
+  async pageJson(
+    tx: Executor,
+    scope: InboxScope,
+    query: TicketFilterQuery,
+    defaultStatuses: readonly TicketStatus[],
+  ): Promise<{ rows: TicketPageJsonRow[]; nextCursor: string | null }> {
+    const { pageSize } = query;
+    const rows = await findTicketPageJson(tx, pageRequestOf(scope, query, defaultStatuses));
+    if (rows.length <= pageSize) return { rows, nextCursor: null };
+    const last = rows[pageSize - 1];
+    return {
+      rows: rows.slice(0, pageSize),
+      nextCursor: encodeCursor({ key: last.sortKey, id: last.id }),
     };
   }
 }

@@ -6,6 +6,7 @@ import { users } from '../../db/schema';
 import { createClientWithUser } from '../../test/factories';
 import { createChannelAccount, createConversation } from '../../test/inbox-factories';
 import { startTestServer, type TestServer } from '../../test/test-server';
+import { wordsEveryMatchHolds } from './ticket-search.repository';
 
 type SearchResponse = z.infer<typeof searchResponse>;
 
@@ -121,6 +122,21 @@ describe('GET /api/ticket/search', () => {
     expect(idsOf(response)).not.toContain(foreignTicketId);
   });
 
+  it('finds the snippet whatever the case of the keyword and of the message', async () => {
+    const april = { createdFrom: '2020-04-01T00:00:00+07:00', createdTo: '2020-04-30T23:59:59.999+07:00' };
+    const shouting = await createConversation(server.database.db, {
+      clientId,
+      customer: { name: 'Pelanggan Kapital' },
+      ticket: { createdAt: at('2020-04-02T03:00:00Z') },
+      messages: [{ text: 'Paket SamudraBiru sudah sampai?' }, { text: 'Terima kasih' }],
+    });
+    for (const keyword of ['samudrabiru', 'SAMUDRABIRU paket', 'samudrabiru -hujan', '"paket samudrabiru"']) {
+      const response = await search('owner', { keyword, ...april });
+      expect(idsOf(response), keyword).toEqual([shouting.ticket.id]);
+      expect(response.body.content[0].message?.snippet, keyword).toContain('[[SamudraBiru]]');
+    }
+  });
+
   it('understands web search syntax: phrases and exclusions', async () => {
     expect(idsOf(await search('owner', { keyword: '"belum datang"' }))).toEqual([ids.budi]);
     expect(idsOf(await search('owner', { keyword: 'zebracadabra -merah' }))).toEqual([ids.budi]);
@@ -132,6 +148,22 @@ describe('GET /api/ticket/search', () => {
     expect(byName.body.content.every((hit) => hit.message === null)).toBe(true);
     const byPhone = await search('owner', { keyword: '1234567', ...march });
     expect(idsOf(byPhone)).toEqual([ids.budi]);
+  });
+
+  it('finds a name of several words as typed: each word narrows the index, the whole is then matched', async () => {
+    const found = async (keyword: string) => idsOf(await search('owner', { keyword, ...march }));
+    expect(await found('Budi Santoso')).toEqual([ids.budi]);
+    expect(await found('budi sant')).toEqual([ids.budi]);
+    expect(await found('RINA BUDIMAN')).toEqual([ids.rina]);
+    // Both words are in the name, but not as typed.
+    expect(await found('santoso budi')).toEqual([]);
+    expect(await found('rina santoso')).toEqual([]);
+    // A word under three characters: the whole pattern is asked of the index, as before.
+    expect(await found('na budiman')).toEqual([ids.rina]);
+    expect(await found('di santoso')).toEqual([ids.budi]);
+    // % and _ are the customer's characters, not wildcards.
+    expect(await found('budi s_ntoso')).toEqual([]);
+    expect(await found('bud% santoso')).toEqual([]);
   });
 
   it('applies every ticket filter and the visibility of the caller', async () => {
@@ -234,5 +266,16 @@ describe('GET /api/ticket/search/download', () => {
 
   it('answers 403 without the history permission', async () => {
     expect((await download(march, noPermissionToken)).status).toBe(403);
+  });
+});
+
+describe('wordsEveryMatchHolds', () => {
+  it('gives the lowercase words of a keyword of plain ASCII words, and nothing for operators or other letters', () => {
+    expect(wordsEveryMatchHolds(' Refund  INV2026 ')).toEqual(['refund', 'inv2026']);
+    expect(wordsEveryMatchHolds('refund or garansi')).toEqual([]);
+    expect(wordsEveryMatchHolds('refund -garansi')).toEqual([]);
+    expect(wordsEveryMatchHolds('"belum datang"')).toEqual([]);
+    expect(wordsEveryMatchHolds('INV/2026/01234')).toEqual([]);
+    expect(wordsEveryMatchHolds('kafé')).toEqual([]);
   });
 });
