@@ -5,7 +5,7 @@
 -- Each word alone ('%oki%', '%nanda%', '%hasibuan%') gives only the trigrams inside it, and
 -- the same 10 tickets in 5 ms. The index is now asked for every word of the pattern, and the
 -- whole pattern is then tested on those tickets only, so the ids (and the count against the
--- cap) are what they were; the page tests the whole pattern again on each of them.
+-- cap) are what they were: the page takes them as the keyword's matches.
 -- A word shorter than three characters gives the index nothing to narrow by: such a pattern,
 -- and a single word, are asked as before.
 CREATE OR REPLACE FUNCTION inbox_keyword_ticket_ids(

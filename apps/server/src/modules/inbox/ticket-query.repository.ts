@@ -209,7 +209,8 @@ async function keywordCondition(tx: Executor, clientId: string, keyword: string,
   const ids = found === null ? [] : [...new Set(found.map(Number))];
   const phone = phonePattern ? sql` or ${tickets.customerPhone} like ${phonePattern}` : sql``;
   const customer = sql`lower(${tickets.customerName}) like ${namePattern}${phone}`;
-  const phrase = keyword.includes('"')
+  const quoted = keyword.includes('"');
+  const phrase = quoted
     ? sql` and exists (select 1 from ${messages} where ${messages.ticketId} = ${tickets.id} and ${messageMatches(clientId, keyword)})`
     : sql``;
   // A scalar subquery (the first of the ticket's parts that matches), so that it is tested on
@@ -219,7 +220,8 @@ async function keywordCondition(tx: Executor, clientId: string, keyword: string,
   if (!common) {
     if (ids.length === 0) return nothingMatches;
     const candidates = sql`${tickets.id} = any(${`{${ids.join(',')}}`}::bigint[])`;
-    return phrase ? sql`(${candidates} and (${words} or ${customer}))` : candidates;
+    // The ids are the keyword's matches as they are; only a phrase is then confirmed on the messages.
+    return quoted ? sql`(${candidates} and (${words} or ${customer}))` : candidates;
   }
   return sql`(${words} or ${customer})`;
 }
