@@ -3,11 +3,22 @@ import { and, eq, getTableColumns, gte, inArray, lte, or, type SQL, sql } from '
 import { renderedOnce } from '../../db/built-once';
 import type { Executor } from '../../db/client';
 import { rawRowsOf, rowMapperOf } from '../../db/json-row';
-import { messages, ticketCounters, ticketSearch, tickets } from '../../db/schema';
+import { ticketCounters, tickets } from '../../db/schema';
 import { withGenericPlan } from '../../db/tenant-connections';
 import type { InboxScope } from './inbox.policy';
 import { ticketSummaryJson } from './json-views';
 import type { TicketRow } from './ticket.presenter';
+import {
+  containsPattern,
+  digitsOf,
+  keywordCondition,
+  keywordDenseFrom,
+  keywordIdCap,
+  looksLikePhone,
+  nothingMatches,
+} from './ticket-keyword';
+
+export { isKnownCommonKeyword, keywordQuery } from './ticket-keyword';
 
 /**
  * The inbox's read side: the ticket list with every filter, keyset pages and the tab
@@ -34,6 +45,8 @@ export interface TicketPageRequest {
   limit: number;
   /** Matching tickets past which a keyword counts as common (keywordIdCap unless a test says). */
   keywordIdCap?: number;
+  /** Matching tickets from which a keyword is tried for density (keywordDenseFrom unless a test says). */
+  keywordDenseFrom?: number;
   /** Read the tab counters in the same statement (on each row; a page without rows has none). */
   withCounters?: boolean;
 }
@@ -120,112 +133,6 @@ function statusCondition(statuses: StatusPart[] | null): SQL | undefined {
   return conditions.length === 1 ? conditions[0] : or(...conditions);
 }
 
-/** Escapes LIKE wildcards so the user's text matches literally, then wraps it for a substring match. */
-export function containsPattern(text: string): string {
-  return `%${text.toLowerCase().replace(/[\\%_]/g, '\\$&')}%`;
-}
-
-const digitsOf = (text: string) => text.replace(/\D/g, '');
-const looksLikePhone = (text: string) => /^\+?[\d\s().-]+$/.test(text) && digitsOf(text).length >= 3;
-
-/** The full-text query of a keyword, the configuration of ticket_search.words. */
-export const keywordQuery = (keyword: string): SQL => sql`websearch_to_tsquery('simple', ${keyword})`;
-
-/** Messages of the client that match the keyword (read per ticket, for the snippets). */
-export const messageMatches = (clientId: string, keyword: string): SQL =>
-  sql`${messages.clientId} = ${clientId} and to_tsvector('simple', ${messages.text}) @@ ${keywordQuery(keyword)}`;
-
-/** A condition no ticket meets: the page is empty without asking the database. */
-const nothingMatches = sql`false`;
-
-/**
- * Past this many matching tickets a keyword counts as common: walking the page's index and
- * testing each ticket's words finds a page of hits sooner than fetching and sorting every
- * match. Below it the matches come straight from the indexes.
- */
-export const keywordIdCap = 5000;
-
-/** How many common keywords the process remembers, and for how long. */
-const commonKeywordsKept = 1000;
-const commonKeywordMs = 10 * 60_000;
-/** Keywords found common, by client, cap and keyword: when each was found so. */
-const commonKeywords = new Map<string, number>();
-const commonKeywordKey = (clientId: string, keyword: string, cap: number) =>
-  `${clientId}\u0000${cap}\u0000${keyword}`;
-
-/**
- * Whether the keyword was lately found common for the client (past the cap). Matches only
- * grow as messages arrive, so the verdict stays true, and should it not (messages removed)
- * the walk still finds the right page, only slower. Remembering it spares the probe that reads
- * the cap's worth of matches to learn it again: 7–19 ms of PostgreSQL's time for each search
- * of a common word at a million tickets.
- */
-export function isKnownCommonKeyword(clientId: string, keyword: string, cap: number): boolean {
-  const key = commonKeywordKey(clientId, keyword, cap);
-  const foundAt = commonKeywords.get(key);
-  if (foundAt === undefined) return false;
-  if (Date.now() - foundAt > commonKeywordMs) {
-    commonKeywords.delete(key);
-    return false;
-  }
-  return true;
-}
-
-function rememberCommonKeyword(clientId: string, keyword: string, cap: number): void {
-  const key = commonKeywordKey(clientId, keyword, cap);
-  commonKeywords.delete(key);
-  commonKeywords.set(key, Date.now());
-  if (commonKeywords.size > commonKeywordsKept) {
-    commonKeywords.delete(commonKeywords.keys().next().value as string);
-  }
-}
-
-/**
- * The keyword: a customer name or phone number containing it, or words of the ticket's
- * messages matching it (one of the ticket's ticket_search parts, kept by a trigger; migrations
- * 0013 and 0018).
- * inbox_keyword_ticket_ids reads the GIN and trigram indexes that row-level security keeps
- * the planner from using, for the transaction's own client, and gives up past the cap:
- * a rare keyword becomes a list of ids, a common one a test made on each ticket of the walk.
- */
-async function keywordCondition(tx: Executor, clientId: string, keyword: string, cap: number): Promise<SQL> {
-  const digits = digitsOf(keyword);
-  const namePattern = containsPattern(keyword);
-  const phonePattern = digits.length >= 3 ? containsPattern(digits) : null;
-  // The words carry no positions: a "quoted phrase" is looked up as its words, then
-  // confirmed on the messages themselves.
-  const wordsOnly = keyword.replaceAll('"', ' ');
-  let found: Array<string | number> | null = null;
-  if (!isKnownCommonKeyword(clientId, keyword, cap)) {
-    // Past the cap only "common" comes back, not the cap's worth of ids.
-    const result = (await tx.execute(
-      sql`select case when count(*) > ${cap} then null else coalesce(array_agg(id), '{}') end as ids
-            from inbox_keyword_ticket_ids(${clientId}, ${wordsOnly}, ${namePattern}, ${phonePattern}, ${cap}) as id`,
-    )) as unknown as { rows: Array<{ ids: Array<string | number> | null }> };
-    found = result.rows[0]?.ids ?? null;
-    if (found === null) rememberCommonKeyword(clientId, keyword, cap);
-  }
-  const common = found === null;
-  const ids = found === null ? [] : [...new Set(found.map(Number))];
-  const phone = phonePattern ? sql` or ${tickets.customerPhone} like ${phonePattern}` : sql``;
-  const customer = sql`lower(${tickets.customerName}) like ${namePattern}${phone}`;
-  const quoted = keyword.includes('"');
-  const phrase = quoted
-    ? sql` and exists (select 1 from ${messages} where ${messages.ticketId} = ${tickets.id} and ${messageMatches(clientId, keyword)})`
-    : sql``;
-  // A scalar subquery (the first of the ticket's parts that matches), so that it is tested on
-  // each ticket of the walk: as EXISTS inside an OR the planner may hash every ticket's words first.
-  const matchesWords = sql`coalesce((select true from ${ticketSearch} where ${ticketSearch.ticketId} = ${tickets.id} and ${ticketSearch.words} @@ ${keywordQuery(wordsOnly)} limit 1), false)`;
-  const words = sql`(${matchesWords}${phrase})`;
-  if (!common) {
-    if (ids.length === 0) return nothingMatches;
-    const candidates = sql`${tickets.id} = any(${`{${ids.join(',')}}`}::bigint[])`;
-    // The ids are the keyword's matches as they are; only a phrase is then confirmed on the messages.
-    return quoted ? sql`(${candidates} and (${words} or ${customer}))` : candidates;
-  }
-  return sql`(${words} or ${customer})`;
-}
-
 /** Customer info: an e-mail address, a phone number or a name, judged by what was typed. */
 function customerInfoCondition(value: string): SQL {
   if (value.includes('@')) return sql`lower(${tickets.customerEmail}) like ${containsPattern(value)}`;
@@ -240,12 +147,9 @@ const textArray = (values: string[]) =>
   )}]::text[]`;
 
 /** Every filter field of core-inbox §3 that does not decide the branch. */
-async function filterConditions(
-  tx: Executor,
-  clientId: string,
-  filter: TicketFilter,
-  keywordCap: number,
-): Promise<SQL[]> {
+async function filterConditions(tx: Executor, request: TicketPageRequest): Promise<SQL[]> {
+  const { filter } = request;
+  const clientId = request.scope.clientId;
   const conditions: SQL[] = [];
   const add = (condition: SQL | undefined) => {
     if (condition) conditions.push(condition);
@@ -267,7 +171,15 @@ async function filterConditions(
   if (filter.csGroup?.length) add(inArray(tickets.groupId, filter.csGroup));
   if (filter.priority?.length) add(inArray(tickets.priority, filter.priority));
   if (filter.categoryId) add(eq(tickets.categoryId, filter.categoryId));
-  if (filter.keyword) add(await keywordCondition(tx, clientId, filter.keyword, keywordCap));
+  if (filter.keyword) {
+    add(
+      await keywordCondition(tx, clientId, filter.keyword, {
+        cap: request.keywordIdCap ?? keywordIdCap,
+        denseFrom: request.keywordDenseFrom ?? keywordDenseFrom,
+        pageRows: request.limit,
+      }),
+    );
+  }
   return conditions;
 }
 
@@ -330,10 +242,7 @@ async function ticketPageRows(
   const branches = planBranches(request);
   if (branches.length === 0) return [];
   const sortColumn = sortColumnOf(sort);
-  const common = [
-    eq(tickets.clientId, scope.clientId),
-    ...(await filterConditions(tx, scope.clientId, request.filter, request.keywordIdCap ?? keywordIdCap)),
-  ];
+  const common = [eq(tickets.clientId, scope.clientId), ...(await filterConditions(tx, request))];
   if (common.includes(nothingMatches)) return [];
   if (after) {
     common.push(sql`(${sortColumn}, ${tickets.id}) < (${after.key}::timestamptz, ${after.id})`);

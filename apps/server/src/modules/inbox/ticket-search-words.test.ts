@@ -25,8 +25,12 @@ async function wordsOf(ticketId: number): Promise<string> {
   return row?.words ?? '';
 }
 
-/** Ticket ids of one page for the keyword, with the given cap on the id list. */
-async function page(filter: TicketFilter, keywordIdCap: number): Promise<number[]> {
+/** Ticket ids of one page for the keyword, with the given cap on the id list (and density test, page size). */
+async function page(
+  filter: TicketFilter,
+  keywordIdCap: number,
+  options: { denseFrom?: number; limit?: number } = {},
+): Promise<number[]> {
   const rows = await withTenant(kit.server.database.db, kit.clientId, (tx) =>
     findTicketPage(tx, {
       scope,
@@ -34,8 +38,9 @@ async function page(filter: TicketFilter, keywordIdCap: number): Promise<number[
       defaultStatuses: listDefaults.table,
       sort: 'createdAt',
       after: null,
-      limit: 50,
+      limit: options.limit ?? 50,
       keywordIdCap,
+      keywordDenseFrom: options.denseFrom ?? Number.POSITIVE_INFINITY,
     }),
   );
   return rows.map((row) => row.ticket.id);
@@ -131,6 +136,38 @@ describe('ticket_search', () => {
     expect(await page({ keyword: 'perak' }, 1)).toEqual([third.ticket.id, second.ticket.id, first.ticket.id]);
     // Another client's verdict is its own.
     expect(isKnownCommonKeyword('00000000-0000-0000-0000-000000000000', 'perak', 1)).toBe(false);
+  });
+
+  it('walks for a keyword whose matches fill a page among the newest tickets, not for one spread thin', async () => {
+    const made: number[] = [];
+    for (let i = 0; i < 4; i += 1) {
+      made.push((await kit.inbound(kit.telegram, { text: `cincin zamrud nomor ${i}` })).ticket.id);
+    }
+    const newestFirst = [...made].reverse();
+    // Under the cap, but tried for density from 3 matches: the newest tickets hold a page (3).
+    expect(await page({ keyword: 'zamrud' }, 100, { denseFrom: 3, limit: 3 })).toEqual(
+      newestFirst.slice(0, 3),
+    );
+    expect(isKnownCommonKeyword(kit.clientId, 'zamrud', 100)).toBe(true);
+    // The walk it now takes gives the page the ids gave.
+    expect(await page({ keyword: 'zamrud' }, 100)).toEqual(newestFirst);
+    expect(await page({ keyword: '"cincin zamrud"' }, 100, { denseFrom: 3, limit: 50 })).toEqual(newestFirst);
+
+    // Two matches, a page of three: not dense. Remembered so, the ids still find what comes after.
+    const first = await kit.inbound(kit.telegram, { text: 'batu kalsedon biru' });
+    const second = await kit.inbound(kit.telegram, { text: 'kalsedon asli?' });
+    expect(await page({ keyword: 'kalsedon' }, 101, { denseFrom: 2, limit: 3 })).toEqual([
+      second.ticket.id,
+      first.ticket.id,
+    ]);
+    expect(isKnownCommonKeyword(kit.clientId, 'kalsedon', 101)).toBe(false);
+    const third = await kit.inbound(kit.telegram, { text: 'harga kalsedon' });
+    expect(await page({ keyword: 'kalsedon' }, 101, { denseFrom: 2, limit: 3 })).toEqual([
+      third.ticket.id,
+      second.ticket.id,
+      first.ticket.id,
+    ]);
+    expect(isKnownCommonKeyword(kit.clientId, 'kalsedon', 101)).toBe(false);
   });
 });
 

@@ -1,7 +1,7 @@
 import { sql } from 'drizzle-orm';
 import type { Executor } from '../../db/client';
 import { messages } from '../../db/schema';
-import { keywordQuery } from './ticket-query.repository';
+import { keywordQuery } from './ticket-keyword';
 
 /** Where a snippet's hit starts and ends: plain text the screen splits on, never HTML. */
 export const snippetMarkers = { start: '[[', stop: ']]' } as const;

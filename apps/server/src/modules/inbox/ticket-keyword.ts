@@ -1,0 +1,150 @@
+import { type SQL, sql } from 'drizzle-orm';
+import type { Executor } from '../../db/client';
+import { messages, ticketSearch, tickets } from '../../db/schema';
+
+/**
+ * The keyword filter of the ticket list and search: a customer name or phone number
+ * containing it, or words of the ticket's messages matching it, and how a page finds them
+ * (a list of ids from the indexes, or a test on each ticket of the page's own walk).
+ */
+
+/** Escapes LIKE wildcards so the user's text matches literally, then wraps it for a substring match. */
+export function containsPattern(text: string): string {
+  return `%${text.toLowerCase().replace(/[\\%_]/g, '\\$&')}%`;
+}
+
+export const digitsOf = (text: string) => text.replace(/\D/g, '');
+export const looksLikePhone = (text: string) => /^\+?[\d\s().-]+$/.test(text) && digitsOf(text).length >= 3;
+
+/** The full-text query of a keyword, the configuration of ticket_search.words. */
+export const keywordQuery = (keyword: string): SQL => sql`websearch_to_tsquery('simple', ${keyword})`;
+
+/** Messages of the client that match the keyword (read per ticket, for the snippets). */
+export const messageMatches = (clientId: string, keyword: string): SQL =>
+  sql`${messages.clientId} = ${clientId} and to_tsvector('simple', ${messages.text}) @@ ${keywordQuery(keyword)}`;
+
+/** A condition no ticket meets: the page is empty without asking the database. */
+export const nothingMatches = sql`false`;
+
+/**
+ * Past this many matching tickets a keyword counts as common: walking the page's index and
+ * testing each ticket's words finds a page of hits sooner than fetching and sorting every
+ * match. Below it the matches come straight from the indexes.
+ */
+export const keywordIdCap = 5000;
+
+/**
+ * A keyword with at least this many matches (under the cap) is also tried for density: when
+ * the client's newest `densityWindow` tickets already hold a page of hits, it counts as common
+ * too. In a small client a word in a third of its tickets stays under the cap, and gathering
+ * its thousands of ids on every search cost more than walking to the 50th hit (at 10k tickets,
+ * 4.7 ms for the 3,148 ids of `voucher` against under a millisecond of walk).
+ */
+export const keywordDenseFrom = 1000;
+const densityWindow = 500;
+
+/** How many verdicts the process remembers, and for how long. */
+const verdictsKept = 1000;
+const verdictMs = 10 * 60_000;
+/** What a keyword was lately found to be, by client, cap and keyword, and when. */
+const verdicts = new Map<string, { verdict: 'common' | 'sparse'; at: number }>();
+const verdictKey = (clientId: string, keyword: string, cap: number) =>
+  `${clientId}\u0000${cap}\u0000${keyword}`;
+
+/**
+ * What the keyword was lately found to be for the client: common (past the cap, or dense),
+ * sparse (many matches but spread thin, so the density test need not run again), or nothing
+ * known. Matches only grow as messages arrive, so a verdict holds; should it not (messages
+ * removed) the page is still right, only slower. Remembering "common" spares the count that
+ * reads the cap's worth of matches: 7–19 ms of PostgreSQL's time for each search of a common
+ * word at a million tickets.
+ */
+function knownVerdict(clientId: string, keyword: string, cap: number): 'common' | 'sparse' | undefined {
+  const key = verdictKey(clientId, keyword, cap);
+  const known = verdicts.get(key);
+  if (!known) return undefined;
+  if (Date.now() - known.at > verdictMs) {
+    verdicts.delete(key);
+    return undefined;
+  }
+  return known.verdict;
+}
+
+export function isKnownCommonKeyword(clientId: string, keyword: string, cap: number): boolean {
+  return knownVerdict(clientId, keyword, cap) === 'common';
+}
+
+function remember(clientId: string, keyword: string, cap: number, verdict: 'common' | 'sparse'): void {
+  const key = verdictKey(clientId, keyword, cap);
+  verdicts.delete(key);
+  verdicts.set(key, { verdict, at: Date.now() });
+  if (verdicts.size > verdictsKept) verdicts.delete(verdicts.keys().next().value as string);
+}
+
+/** How a page looks for the keyword: the caps, and how many hits make a page (for the density test). */
+export interface KeywordPlan {
+  cap: number;
+  denseFrom: number;
+  pageRows: number;
+}
+
+/**
+ * The keyword's condition (ticket_search parts kept by a trigger, migrations 0013 and 0018).
+ * inbox_keyword_ticket_ids reads the GIN and trigram indexes that row-level security keeps
+ * the planner from using, for the transaction's own client, and gives up past the cap:
+ * a rare keyword becomes a list of ids, a common one a test made on each ticket of the walk.
+ */
+export async function keywordCondition(
+  tx: Executor,
+  clientId: string,
+  keyword: string,
+  plan: KeywordPlan,
+): Promise<SQL> {
+  const { cap } = plan;
+  const digits = digitsOf(keyword);
+  const namePattern = containsPattern(keyword);
+  const phonePattern = digits.length >= 3 ? containsPattern(digits) : null;
+  const phone = phonePattern ? sql` or ${tickets.customerPhone} like ${phonePattern}` : sql``;
+  const customer = sql`lower(${tickets.customerName}) like ${namePattern}${phone}`;
+  // The words carry no positions: a "quoted phrase" is looked up as its words, then
+  // confirmed on the messages themselves.
+  const wordsOnly = keyword.replaceAll('"', ' ');
+  const quoted = keyword.includes('"');
+  const phrase = quoted
+    ? sql` and exists (select 1 from ${messages} where ${messages.ticketId} = ${tickets.id} and ${messageMatches(clientId, keyword)})`
+    : sql``;
+  // A scalar subquery (the first of the ticket's parts that matches), so that it is tested on
+  // each ticket of the walk: as EXISTS inside an OR the planner may hash every ticket's words first.
+  const matchesWords = sql`coalesce((select true from ${ticketSearch} where ${ticketSearch.ticketId} = ${tickets.id} and ${ticketSearch.words} @@ ${keywordQuery(wordsOnly)} limit 1), false)`;
+  const matches = sql`((${matchesWords}${phrase}) or ${customer})`;
+
+  const verdict = knownVerdict(clientId, keyword, cap);
+  if (verdict === 'common') return matches;
+  // Past the cap only "common" comes back, not the cap's worth of ids.
+  const result = (await tx.execute(
+    sql`select case when count(*) > ${cap} then null else coalesce(array_agg(id), '{}') end as ids
+          from inbox_keyword_ticket_ids(${clientId}, ${wordsOnly}, ${namePattern}, ${phonePattern}, ${cap}) as id`,
+  )) as unknown as { rows: Array<{ ids: Array<string | number> | null }> };
+  const found = result.rows[0]?.ids ?? null;
+  if (found === null) {
+    remember(clientId, keyword, cap, 'common');
+    return matches;
+  }
+  const ids = [...new Set(found.map(Number))];
+  if (ids.length === 0) return nothingMatches;
+  if (verdict === undefined && ids.length >= plan.denseFrom) {
+    const probe = (await tx.execute(
+      sql`select count(*)::int as hits from ${tickets}
+           where ${tickets.id} in (select newest.id from ${tickets} newest where newest.client_id = ${clientId}
+                                    order by newest.created_at desc nulls last, newest.id desc nulls last
+                                    limit ${densityWindow})
+             and ${matches}`,
+    )) as unknown as { rows: Array<{ hits: number }> };
+    const dense = (probe.rows[0]?.hits ?? 0) >= plan.pageRows;
+    remember(clientId, keyword, cap, dense ? 'common' : 'sparse');
+    if (dense) return matches;
+  }
+  const candidates = sql`${tickets.id} = any(${`{${ids.join(',')}}`}::bigint[])`;
+  // The ids are the keyword's matches as they are; only a phrase is then confirmed on the messages.
+  return quoted ? sql`(${candidates} and ${matches})` : candidates;
+}
