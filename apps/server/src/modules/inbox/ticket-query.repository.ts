@@ -18,8 +18,6 @@ import {
   nothingMatches,
 } from './ticket-keyword';
 
-export { isKnownCommonKeyword, keywordQuery } from './ticket-keyword';
-
 /**
  * The inbox's read side: the ticket list with every filter, keyset pages and the tab
  * counters. Written for one client with a million tickets: every page is read from a

@@ -85,6 +85,20 @@ function pageRequestOf(
   };
 }
 
+/**
+ * A page from rows read one past its size: the rows it shows, and the cursor after the last
+ * of them when another page follows.
+ */
+function keysetPageOf<Row extends { sortKey: string }>(
+  rows: Row[],
+  pageSize: number,
+  idOf: (row: Row) => number,
+): { rows: Row[]; nextCursor: string | null } {
+  if (rows.length <= pageSize) return { rows, nextCursor: null };
+  const last = rows[pageSize - 1];
+  return { rows: rows.slice(0, pageSize), nextCursor: encodeCursor({ key: last.sortKey, id: idOf(last) }) };
+}
+
 /** The inbox's query side: lists, tab counts and the pages search and downloads read. */
 export class TicketQueryService {
   constructor(private readonly db: Database) {}
@@ -98,20 +112,14 @@ export class TicketQueryService {
     query: TicketFilterQuery,
     defaultStatuses: readonly TicketStatus[],
   ): Promise<JsonText> {
-    const { pageSize } = query;
-    const request = pageRequestOf(scope, query, defaultStatuses, true);
     return readInTenant(this.db, scope.clientId, async (tx) => {
-      const rows = await findTicketPageJson(tx, request);
-      const counters = rows[0]?.counters ?? (await findTicketCounters(tx, scope.clientId, scope.userId));
-      const page = rows.slice(0, pageSize);
-      const last = page.at(-1);
-      const nextCursor =
-        rows.length > pageSize && last
-          ? JSON.stringify(encodeCursor({ key: last.sortKey, id: last.id }))
-          : 'null';
-      const content = jsonArrayOf(page.map((row) => row.view));
+      const page = await this.pageJson(tx, scope, query, defaultStatuses, { withCounters: true });
+      const counters = page.counters ?? (await findTicketCounters(tx, scope.clientId, scope.userId));
+      const content = jsonArrayOf(page.rows.map((row) => row.view));
       const counts = JSON.stringify(tabCountsOf(scope, counters));
-      return new JsonText(`{"content":${content},"nextCursor":${nextCursor},"counts":${counts}}`);
+      return new JsonText(
+        `{"content":${content},"nextCursor":${JSON.stringify(page.nextCursor)},"counts":${counts}}`,
+      );
     });
   }
 
@@ -130,35 +138,25 @@ export class TicketQueryService {
     defaultStatuses: readonly TicketStatus[],
     options: { withCounters?: boolean } = {},
   ): Promise<TicketPage> {
-    const { pageSize } = query;
     const rows = await findTicketPage(tx, pageRequestOf(scope, query, defaultStatuses, options.withCounters));
-    const counters = rows[0]?.counters;
-    if (rows.length <= pageSize) return { rows, nextCursor: null, counters };
-    const last = rows[pageSize - 1];
-    return {
-      rows: rows.slice(0, pageSize),
-      nextCursor: encodeCursor({ key: last.sortKey, id: last.ticket.id }),
-      counters,
-    };
+    return { ...keysetPageOf(rows, query.pageSize, (row) => row.ticket.id), counters: rows[0]?.counters };
   }
 
   /**
    * The same keyset page with each ticket written as `TicketSummary` JSON by PostgreSQL
-   * (json-views.ts), for answers that carry tickets as they are (search).
+   * (json-views.ts), for answers that carry tickets as they are (the lists, search).
    */
   async pageJson(
     tx: Executor,
     scope: InboxScope,
     query: TicketFilterQuery,
     defaultStatuses: readonly TicketStatus[],
-  ): Promise<{ rows: TicketPageJsonRow[]; nextCursor: string | null }> {
-    const { pageSize } = query;
-    const rows = await findTicketPageJson(tx, pageRequestOf(scope, query, defaultStatuses));
-    if (rows.length <= pageSize) return { rows, nextCursor: null };
-    const last = rows[pageSize - 1];
-    return {
-      rows: rows.slice(0, pageSize),
-      nextCursor: encodeCursor({ key: last.sortKey, id: last.id }),
-    };
+    options: { withCounters?: boolean } = {},
+  ): Promise<{ rows: TicketPageJsonRow[]; nextCursor: string | null; counters?: TicketCounters }> {
+    const rows = await findTicketPageJson(
+      tx,
+      pageRequestOf(scope, query, defaultStatuses, options.withCounters),
+    );
+    return { ...keysetPageOf(rows, query.pageSize, (row) => row.id), counters: rows[0]?.counters };
   }
 }

@@ -3,7 +3,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { withTenant } from '../../db/tenant';
 import { type InboxTestKit, ownerScopeOf, startInboxTestKit } from './conversation.fixtures';
 import type { InboxScope } from './inbox.policy';
-import { findTicketPage, isKnownCommonKeyword, type TicketFilter } from './ticket-query.repository';
+import { isKnownCommonKeyword } from './ticket-keyword';
+import { findTicketPage, type TicketFilter } from './ticket-query.repository';
 import { listDefaults } from './ticket-query.service';
 
 let kit: InboxTestKit;
