@@ -141,8 +141,18 @@ const insideNames = new Set([
   'HitTest',
 ]);
 
-/** Long tasks of the page's main thread in a Chromium trace, with what they spent time on. */
-function longTasksOf(trace: Buffer): LongTask[] {
+/** What the page's main thread did over a whole run: its tasks' time, and the heavy kinds of work. */
+interface MainThreadTotals {
+  /** Wall-clock ms inside tasks, and the CPU ms of those tasks. */
+  busyMs: number;
+  cpuMs: number;
+  /** Ms by kind of work; kinds nest (a FunctionCall holds a MajorGC), so they do not add up. */
+  byKind: Record<string, number>;
+}
+
+const totalKinds = ['FunctionCall', 'MajorGC', 'MinorGC', 'UpdateLayoutTree', 'Layout', 'Paint'];
+
+function mainThreadEvents(trace: Buffer): TraceEvent[] {
   const events = (JSON.parse(trace.toString('utf8')) as { traceEvents: TraceEvent[] }).traceEvents;
   const mainThreads = new Set(
     events
@@ -151,7 +161,31 @@ function longTasksOf(trace: Buffer): LongTask[] {
       )
       .map((event) => `${event.pid}:${event.tid}`),
   );
-  const onMain = events.filter((event) => mainThreads.has(`${event.pid}:${event.tid}`) && event.ph === 'X');
+  return events.filter((event) => mainThreads.has(`${event.pid}:${event.tid}`) && event.ph === 'X');
+}
+
+/**
+ * The main thread's totals over the run. Long tasks are rare events and their count swings
+ * from run to run on shared cores; the time spent per kind of work compares two builds better.
+ */
+function mainThreadTotalsOf(onMain: TraceEvent[]): MainThreadTotals {
+  const ms = (microseconds: number) => Math.round(microseconds / 1000);
+  const runTasks = onMain.filter((event) => event.name === 'RunTask');
+  const byKind: Record<string, number> = {};
+  for (const kind of totalKinds) {
+    byKind[kind] = ms(
+      onMain.filter((event) => event.name === kind).reduce((sum, e) => sum + (e.dur ?? 0), 0),
+    );
+  }
+  return {
+    busyMs: ms(runTasks.reduce((sum, task) => sum + (task.dur ?? 0), 0)),
+    cpuMs: ms(runTasks.reduce((sum, task) => sum + (task.tdur ?? 0), 0)),
+    byKind,
+  };
+}
+
+/** Long tasks of the page's main thread in a Chromium trace, with what they spent time on. */
+function longTasksOf(onMain: TraceEvent[]): LongTask[] {
   const tasks = onMain.filter((event) => event.name === 'RunTask' && (event.dur ?? 0) > longTaskMs * 1000);
   const tenths = (microseconds: number | undefined) => Math.round((microseconds ?? 0) / 100) / 10;
   return tasks.map((task) => {
@@ -186,6 +220,7 @@ interface ScrollFigures {
   /** Long tasks the page itself observed (PerformanceObserver 'longtask'), as a cross-check. */
   observedLongTasks: number;
   worstLongTasks: LongTask[];
+  mainThread: MainThreadTotals;
 }
 
 function figuresOf(
@@ -194,6 +229,7 @@ function figuresOf(
   observed: number,
   seconds: number,
   missedFrames: number,
+  mainThread: MainThreadTotals,
 ): ScrollFigures {
   const sorted = [...frameDeltas].sort((a, b) => a - b);
   const round = (value: number) => Math.round(value * 10) / 10;
@@ -210,6 +246,7 @@ function figuresOf(
     cpuLongTaskMax: tasks.reduce((max, task) => Math.max(max, task.cpuMs), 0),
     observedLongTasks: observed,
     worstLongTasks: [...tasks].sort((a, b) => b.ms - a.ms).slice(0, 5),
+    mainThread,
   };
 }
 
@@ -228,6 +265,13 @@ interface TracedSample {
   tasks: LongTask[];
   observed: number;
   seconds: number;
+  mainThread: MainThreadTotals;
+}
+
+function addTotals(a: MainThreadTotals, b: MainThreadTotals): MainThreadTotals {
+  const byKind = { ...a.byKind };
+  for (const [kind, ms] of Object.entries(b.byKind)) byKind[kind] = (byKind[kind] ?? 0) + ms;
+  return { busyMs: a.busyMs + b.busyMs, cpuMs: a.cpuMs + b.cpuMs, byKind };
 }
 
 /** Figures of one or more traced stretches taken one after the other. */
@@ -238,6 +282,7 @@ function figuresOfSamples(samples: TracedSample[]): ScrollFigures {
     samples.reduce((sum, sample) => sum + sample.observed, 0),
     samples.reduce((sum, sample) => sum + sample.seconds, 0),
     samples.reduce((sum, sample) => sum + sample.missedFrames, 0),
+    samples.map((sample) => sample.mainThread).reduce(addTotals),
   );
 }
 
@@ -283,7 +328,15 @@ async function traced(
     `${label}: long-task count`,
   );
   if (run.timedOut) console.error(`  ${label}: stopped at its time limit`);
-  return { deltas: run.deltas, missedFrames: run.missedFrames, tasks: longTasksOf(trace), observed, seconds };
+  const onMain = mainThreadEvents(trace);
+  return {
+    deltas: run.deltas,
+    missedFrames: run.missedFrames,
+    tasks: longTasksOf(onMain),
+    observed,
+    seconds,
+    mainThread: mainThreadTotalsOf(onMain),
+  };
 }
 
 /** A context whose pages start signed in as the owner, as after a reload; nothing cached. */
@@ -654,6 +707,10 @@ function printScroll(label: string, figures: ScrollFigures): void {
       `p95 ${figures.frameP95} ms  max ${figures.frameMax} ms  missed frames ${figures.missedFrames}  long tasks >50 ms: ${figures.longTasks} ` +
       `(max ${figures.longTaskMax} ms; page saw ${figures.observedLongTasks}); ` +
       `by CPU time ${figures.cpuLongTasks} (max ${figures.cpuLongTaskMax} ms)`,
+  );
+  const main = figures.mainThread;
+  console.log(
+    `    main thread: busy ${main.busyMs} ms, CPU ${main.cpuMs} ms (${(main.cpuMs / Math.max(figures.frames, 1)).toFixed(1)} ms a frame); ${JSON.stringify(main.byKind)}`,
   );
   for (const task of figures.worstLongTasks)
     console.log(`    ${task.ms} ms (CPU ${task.cpuMs} ms)  ${JSON.stringify(task.inside)}`);

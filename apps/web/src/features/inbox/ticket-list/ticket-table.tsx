@@ -1,7 +1,16 @@
 import { inboxLimits, type TicketColumn, type TicketSummary } from '@app/contracts';
 import { Box, Center, Loader, Text } from '@mantine/core';
 import { useVirtualizer } from '@tanstack/react-virtual';
-import { type CSSProperties, memo, type ReactNode, useEffect, useMemo, useRef } from 'react';
+import {
+  type CSSProperties,
+  type FocusEvent,
+  memo,
+  type ReactNode,
+  useEffect,
+  useLayoutEffect,
+  useMemo,
+  useRef,
+} from 'react';
 import { useTranslation } from 'react-i18next';
 import { type CellContext, columnDefinitions } from './ticket-columns';
 import classes from './ticket-lists.module.css';
@@ -78,11 +87,26 @@ const TicketRow = memo(function TicketRow({
           aria-label={context.selectRowLabel(ticket.id)}
         />
       </td>
-      {columns.map((column) => (
-        <td key={column} className={classes.cell}>
-          {columnDefinitions[column].render(ticket, context)}
-        </td>
-      ))}
+      {columns.map((column) => {
+        const definition = columnDefinitions[column];
+        if (!definition.text) {
+          return (
+            <td key={column} className={classes.cell}>
+              {definition.render(ticket, context)}
+            </td>
+          );
+        }
+        const text = definition.text(ticket, context);
+        return text ? (
+          <td key={column} className={classes.textCell} title={text}>
+            {text}
+          </td>
+        ) : (
+          <td key={column} className={classes.textCellEmpty}>
+            {context.empty}
+          </td>
+        );
+      })}
     </tr>
   );
 });
@@ -121,6 +145,25 @@ export function TicketTable(props: TicketTableProps) {
     useFlushSync: false,
   });
   const items = virtualizer.getVirtualItems();
+  // Rows are keyed by their slot on screen, not by ticket: a row that scrolls out hands its
+  // elements to the one scrolling in, so a fling updates a screen of rows' text and classes
+  // instead of building and dropping a screen of elements each frame (garbage, and style
+  // worked out afresh). The visible rows are consecutive indexes, so index modulo a count
+  // at least as large as theirs never gives two of them one key; the count only grows.
+  const slots = useRef(0);
+  slots.current = Math.max(slots.current, items.length);
+  // A focused row whose slot passes to another ticket lets go of the focus, as an unmounted
+  // row would, so that Enter never opens a ticket other than the one the user reached.
+  const focusedTicket = useRef<string | null>(null);
+  const rememberFocus = (event: FocusEvent<HTMLElement>) => {
+    focusedTicket.current = event.target.closest('tr')?.getAttribute('data-ticket-id') ?? null;
+  };
+  useLayoutEffect(() => {
+    const active = document.activeElement;
+    const row = active?.closest('tr[data-ticket-id]');
+    if (!(active instanceof HTMLElement) || !row || !scrollRef.current?.contains(row)) return;
+    if (row.getAttribute('data-ticket-id') !== focusedTicket.current) active.blur();
+  });
   const lastIndex = items.at(-1)?.index ?? -1;
   const pageFailed = nextPageError !== null;
   useEffect(() => {
@@ -183,12 +226,15 @@ export function TicketTable(props: TicketTableProps) {
           </tr>
         </thead>
         {rows.length === 0 ? null : (
-          <tbody style={{ display: 'grid', height: virtualizer.getTotalSize(), position: 'relative' }}>
+          <tbody
+            style={{ display: 'grid', height: virtualizer.getTotalSize(), position: 'relative' }}
+            onFocus={rememberFocus}
+          >
             {items.map((item) => {
               const ticket = rows[item.index];
               return (
                 <TicketRow
-                  key={ticket.id}
+                  key={item.index % slots.current}
                   ticket={ticket}
                   columns={columns}
                   context={props.context}
