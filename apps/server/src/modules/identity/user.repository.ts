@@ -1,4 +1,4 @@
-import { and, asc, count, eq, inArray, sql } from 'drizzle-orm';
+import { and, asc, count, eq, inArray, type SQL, sql } from 'drizzle-orm';
 import { builtOnce, queryBuilder } from '../../db/built-once';
 import type { Executor } from '../../db/client';
 import { rowMapperOf } from '../../db/json-row';
@@ -72,8 +72,16 @@ export async function findUserWithClient(
     clientById({ clientId }),
   ]);
   if (!userRows[0] || !clientRows[0]) return undefined;
-  return { user: rowMapperOf(users)(userRows[0]), client: rowMapperOf(clients)(clientRows[0]) };
+  return { user: userOfRow(userRows[0]), client: rowMapperOf(clients)(clientRows[0]) };
 }
+
+/** The statement behind findUser, to read beside others (`readTogether`); rows by `userOfRow`. */
+export function userQuery(clientId: string, userId: string): SQL {
+  return userById({ clientId, userId });
+}
+
+/** A user row as `readTogether` gives it, typed. */
+export const userOfRow = rowMapperOf(users);
 
 export async function findUser(db: Executor, clientId: string, userId: string): Promise<UserRow | undefined> {
   const [row] = await db

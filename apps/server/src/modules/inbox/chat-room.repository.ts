@@ -1,6 +1,7 @@
 import { and, desc, eq, isNull, type SQL, sql } from 'drizzle-orm';
 import { builtOnce, queryBuilder } from '../../db/built-once';
 import type { Executor } from '../../db/client';
+import { rowMapperOf } from '../../db/json-row';
 import { channelAccounts, chatRooms, contactIdentities, contacts, tickets } from '../../db/schema';
 import { runAtCommit } from '../../db/tenant-connections';
 import { ticketAccessColumns, ticketQuery } from './ticket.repository';
@@ -37,6 +38,37 @@ export async function findChannelAccount(
     );
   return row;
 }
+
+const roomOfTicket = builtOnce<{ clientId: string; ticketId: number }>(() =>
+  queryBuilder
+    .select()
+    .from(chatRooms)
+    .where(
+      and(
+        eq(chatRooms.clientId, sql.placeholder('clientId')),
+        eq(
+          chatRooms.id,
+          queryBuilder
+            .select({ roomId: tickets.roomId })
+            .from(tickets)
+            .where(
+              and(
+                eq(tickets.clientId, sql.placeholder('clientId')),
+                eq(tickets.id, sql.placeholder('ticketId')),
+              ),
+            ),
+        ),
+      ),
+    ),
+);
+
+/** The room of a ticket, read by the ticket's id beside other reads (`readTogether`); rows by `roomOfRow`. */
+export function roomOfTicketQuery(clientId: string, ticketId: number): SQL {
+  return roomOfTicket({ clientId, ticketId });
+}
+
+/** A room row as `rawRowsOf` or `readTogether` gives it, typed. */
+export const roomOfRow = rowMapperOf(chatRooms);
 
 export async function findRoom(db: Executor, clientId: string, roomId: string) {
   const [row] = await db

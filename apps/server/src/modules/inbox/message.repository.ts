@@ -2,6 +2,7 @@ import type { MessageStatus } from '@app/contracts';
 import { and, asc, desc, eq, gt, inArray, lt, lte, type SQL, sql } from 'drizzle-orm';
 import { builtOnce, queryBuilder } from '../../db/built-once';
 import type { Executor } from '../../db/client';
+import { rawRowsOf, rowMapperOf } from '../../db/json-row';
 import { messages, tickets } from '../../db/schema';
 import { type MessageJsonRow, messageAttachmentsJson, messageViewJson } from './json-views';
 import type { MessageRow } from './ticket.presenter';
@@ -36,18 +37,31 @@ export async function findByClientMessageId(
   senderRef: string,
   clientMessageId: string,
 ): Promise<MessageRow | undefined> {
-  const [row] = await db
-    .select()
-    .from(messages)
-    .where(
-      and(
-        eq(messages.clientId, clientId),
-        eq(messages.senderRef, senderRef),
-        eq(messages.clientMessageId, clientMessageId),
-      ),
-    );
-  return row;
+  const [raw] = await rawRowsOf(db, clientMessageQuery(clientId, senderRef, clientMessageId));
+  return raw ? messageOfRow(raw) : undefined;
 }
+
+const messageByClientMessageId = builtOnce<{ clientId: string; senderRef: string; clientMessageId: string }>(
+  () =>
+    queryBuilder
+      .select()
+      .from(messages)
+      .where(
+        and(
+          eq(messages.clientId, sql.placeholder('clientId')),
+          eq(messages.senderRef, sql.placeholder('senderRef')),
+          eq(messages.clientMessageId, sql.placeholder('clientMessageId')),
+        ),
+      ),
+);
+
+/** The statement behind findByClientMessageId, to read beside others (`readTogether`); rows by `messageOfRow`. */
+export function clientMessageQuery(clientId: string, senderRef: string, clientMessageId: string): SQL {
+  return messageByClientMessageId({ clientId, senderRef, clientMessageId });
+}
+
+/** A message row as `rawRowsOf` or `readTogether` gives it, typed. */
+export const messageOfRow = rowMapperOf(messages);
 
 /**
  * The room's page statements, rendered once (`builtOnce`): newest, older than an id, newer

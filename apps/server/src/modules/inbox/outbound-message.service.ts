@@ -7,12 +7,13 @@ import {
 } from '@app/contracts';
 import type { Database, Executor } from '../../db/client';
 import { withTenant } from '../../db/tenant';
+import { readTogether } from '../../db/tenant-connections';
 import type { AuthContext } from '../../platform/http/authentication';
 import { badRequest, forbidden, notFound } from '../../platform/http/http-errors';
-import { findUser } from '../identity/user.repository';
+import { findUser, userOfRow, userQuery } from '../identity/user.repository';
 import type { AttachmentStore, StoredAttachment } from './attachment-store';
-import { findRoom, touchRoom } from './chat-room.repository';
-import { type InboxScope, inboxScopeOf } from './inbox.policy';
+import { findRoom, roomOfRow, roomOfTicketQuery, touchRoom } from './chat-room.repository';
+import { canSeeTicket, type InboxScope, inboxScopeOf } from './inbox.policy';
 import {
   emitCountsChanged,
   emitMessageCreated,
@@ -23,15 +24,17 @@ import {
   requestDelivery,
 } from './inbox.realtime';
 import {
+  clientMessageQuery,
   deleteMessage,
   findByClientMessageId,
   findMessage,
   insertMessage,
+  messageOfRow,
   updateMessage,
 } from './message.repository';
 import { messageView } from './message-view';
 import { type MessageRow, previewOf, type TicketRow } from './ticket.presenter';
-import { applyOutboundMessage } from './ticket.repository';
+import { applyOutboundMessage, ticketOfRow, ticketQuery } from './ticket.repository';
 import { assertCanWork, isExpired, isOpen, visibleTicket } from './ticket-access';
 
 /**
@@ -53,9 +56,18 @@ export class OutboundMessageService {
     const files = body.attachmentIds.length > 0 ? await this.resolveFiles(scope, senderRef, body) : [];
 
     return withTenant(this.db, auth.clientId, async (tx) => {
-      // The ticket's lock makes concurrent sends to one chat (and a repeat of one) take turns.
-      const ticket = await visibleTicket(tx, scope, body.ticketId, { forUpdate: true });
-      const repeat = await findByClientMessageId(tx, auth.clientId, senderRef, body.clientMessageId);
+      // One round trip on PostgreSQL, run in this order: the ticket's lock first (it makes
+      // concurrent sends to one chat, and a repeat of one, take turns), then what the send
+      // needs to know. Nothing read is used before the ticket is found visible.
+      const [ticketRows, repeatRows, senderRows, roomRows] = await readTogether(tx, [
+        ticketQuery(auth.clientId, body.ticketId, { forUpdate: true }),
+        clientMessageQuery(auth.clientId, senderRef, body.clientMessageId),
+        userQuery(auth.clientId, auth.userId),
+        roomOfTicketQuery(auth.clientId, body.ticketId),
+      ]);
+      const ticket = ticketRows[0] ? ticketOfRow(ticketRows[0]) : undefined;
+      if (!ticket || !canSeeTicket(scope, ticket)) throw notFound();
+      const repeat = repeatRows[0] ? messageOfRow(repeatRows[0]) : undefined;
       if (repeat) return { message: await this.retryIfFailed(tx, repeat, ticket), created: false };
 
       const isPublic = body.kind === 'PublicMessage';
@@ -73,7 +85,7 @@ export class OutboundMessageService {
         if (!quoted || quoted.roomId !== ticket.roomId) throw badRequest(inboxErrors.quotedNotFound);
       }
 
-      const sender = await findUser(tx, auth.clientId, auth.userId);
+      const sender = senderRows[0] ? userOfRow(senderRows[0]) : undefined;
       const now = new Date();
       const inserted = await insertMessage(tx, {
         clientId: auth.clientId,
@@ -100,7 +112,7 @@ export class OutboundMessageService {
         return { message: await messageView(tx, this.attachments, first), created: false };
       }
 
-      const room = await findRoom(tx, auth.clientId, ticket.roomId);
+      const room = roomRows[0] ? roomOfRow(roomRows[0]) : undefined;
       if (!room) throw notFound();
       let after = ticket;
       // Replying takes the chat: a public answer to the queue assigns it to the one who answered.

@@ -77,15 +77,17 @@ export async function findTicket(
   ticketId: number,
   options: { forUpdate?: boolean } = {},
 ): Promise<TicketRow | undefined> {
-  const statement = options.forUpdate ? ticketByIdForUpdate : ticketById;
-  const [raw] = await rawRowsOf(db, statement({ clientId, ticketId }));
-  return raw ? rowMapperOf(tickets)(raw) : undefined;
+  const [raw] = await rawRowsOf(db, ticketQuery(clientId, ticketId, options));
+  return raw ? ticketOfRow(raw) : undefined;
 }
 
-/** The statement behind findTicket, to read beside others (`readTogether`). */
-export function ticketQuery(clientId: string, ticketId: number): SQL {
-  return ticketById({ clientId, ticketId });
+/** The statement behind findTicket, to read beside others (`readTogether`); rows by `ticketOfRow`. */
+export function ticketQuery(clientId: string, ticketId: number, options: { forUpdate?: boolean } = {}): SQL {
+  return (options.forUpdate ? ticketByIdForUpdate : ticketById)({ clientId, ticketId });
 }
+
+/** A ticket row as `rawRowsOf` or `readTogether` gives it, typed. */
+export const ticketOfRow = rowMapperOf(tickets);
 
 /**
  * What a page's access check reads of a ticket by id (room, status, assignee), to read beside
