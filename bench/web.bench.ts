@@ -146,7 +146,7 @@ interface MainThreadTotals {
   /** Wall-clock ms inside tasks, and the CPU ms of those tasks. */
   busyMs: number;
   cpuMs: number;
-  /** Ms by kind of work; kinds nest (a FunctionCall holds a MajorGC), so they do not add up. */
+  /** Ms by kind of work, each stretch once; kinds nest in each other (a FunctionCall holds a MajorGC), so they do not add up. */
   byKind: Record<string, number>;
 }
 
@@ -165,6 +165,22 @@ function mainThreadEvents(trace: Buffer): TraceEvent[] {
 }
 
 /**
+ * Microseconds inside events of one kind, each stretch counted once: an event of the kind
+ * nested in another of it (a composited layer's Paint inside the document's) adds nothing.
+ */
+function outermostDuration(events: TraceEvent[]): number {
+  let total = 0;
+  let coveredUntil = -1;
+  for (const event of [...events].sort((a, b) => a.ts - b.ts)) {
+    const end = event.ts + (event.dur ?? 0);
+    if (event.ts < coveredUntil) continue;
+    total += event.dur ?? 0;
+    coveredUntil = end;
+  }
+  return total;
+}
+
+/**
  * The main thread's totals over the run. Long tasks are rare events and their count swings
  * from run to run on shared cores; the time spent per kind of work compares two builds better.
  */
@@ -172,13 +188,10 @@ function mainThreadTotalsOf(onMain: TraceEvent[]): MainThreadTotals {
   const ms = (microseconds: number) => Math.round(microseconds / 1000);
   const runTasks = onMain.filter((event) => event.name === 'RunTask');
   const byKind: Record<string, number> = {};
-  for (const kind of totalKinds) {
-    byKind[kind] = ms(
-      onMain.filter((event) => event.name === kind).reduce((sum, e) => sum + (e.dur ?? 0), 0),
-    );
-  }
+  for (const kind of totalKinds)
+    byKind[kind] = ms(outermostDuration(onMain.filter((event) => event.name === kind)));
   return {
-    busyMs: ms(runTasks.reduce((sum, task) => sum + (task.dur ?? 0), 0)),
+    busyMs: ms(outermostDuration(runTasks)),
     cpuMs: ms(runTasks.reduce((sum, task) => sum + (task.tdur ?? 0), 0)),
     byKind,
   };

@@ -22,17 +22,20 @@ export interface CellContext {
   empty: string;
 }
 
-/**
- * A column: its width in pixels (the table scrolls sideways when the chosen columns need
- * more room), and either its cell's content (`render`) or, for a column of plain text, the
- * text alone (`text`), which the row writes straight into the cell: no element inside it,
- * since every element of a row is styled, laid out and painted again each time a fast
- * scroll brings the row in.
- */
-type ColumnDefinition = { width: number } & (
-  | { render: (ticket: TicketSummary, context: CellContext) => ReactNode; text?: never }
-  | { text: (ticket: TicketSummary, context: CellContext) => string | null | undefined; render?: never }
-);
+interface ColumnDefinition {
+  /** Pixels; the table scrolls sideways when the chosen columns need more room. */
+  width: number;
+  render: (ticket: TicketSummary, context: CellContext) => ReactNode;
+}
+
+function plain(value: string | null | undefined, context: CellContext): ReactNode {
+  if (!value) return <span className={classes.cellEmpty}>{context.empty}</span>;
+  return (
+    <span className={classes.cellText} title={value}>
+      {value}
+    </span>
+  );
+}
 
 /** Status colours with a class of their own; another colour falls back to an inline style. */
 const chipColourClasses: Record<string, string | undefined> = {
@@ -137,24 +140,29 @@ export const columnDefinitions: Record<TicketColumn, ColumnDefinition> = {
       </span>
     ),
   },
-  subject: { width: 200, text: (ticket) => ticket.subject },
+  subject: { width: 200, render: (ticket, context) => plain(ticket.subject, context) },
   createdAt: {
     width: 168,
-    text: (ticket, context) => formatDateTimeShort(ticket.createdAt, context.language, context.zone),
+    render: (ticket, context) =>
+      plain(formatDateTimeShort(ticket.createdAt, context.language, context.zone), context),
   },
-  assigneeId: { width: 160, text: (ticket, context) => context.agentName(ticket.assigneeId) },
-  groupId: { width: 150, text: (ticket, context) => context.groupName(ticket.groupId) },
+  assigneeId: {
+    width: 160,
+    render: (ticket, context) => plain(context.agentName(ticket.assigneeId), context),
+  },
+  groupId: { width: 150, render: (ticket, context) => plain(context.groupName(ticket.groupId), context) },
   closedAt: {
     width: 168,
-    text: (ticket, context) => formatDateTimeShort(ticket.closedAt, context.language, context.zone),
+    render: (ticket, context) =>
+      plain(formatDateTimeShort(ticket.closedAt, context.language, context.zone), context),
   },
-  closedBy: { width: 160, text: (ticket, context) => context.agentName(ticket.closedBy) },
-  remarks: { width: 200, text: (ticket) => ticket.remarks },
+  closedBy: { width: 160, render: (ticket, context) => plain(context.agentName(ticket.closedBy), context) },
+  remarks: { width: 200, render: (ticket, context) => plain(ticket.remarks, context) },
   tags: {
     width: 200,
     render: (ticket, context) =>
       ticket.tags.length === 0 ? (
-        <span className={classes.cellEmpty}>{context.empty}</span>
+        plain(null, context)
       ) : (
         <span className={classes.tagList} title={ticket.tags.join(', ')}>
           {ticket.tags.slice(0, 2).map((tag) => (
@@ -168,7 +176,10 @@ export const columnDefinitions: Record<TicketColumn, ColumnDefinition> = {
         </span>
       ),
   },
-  submitterId: { width: 160, text: (ticket, context) => context.agentName(ticket.submitterId) },
+  submitterId: {
+    width: 160,
+    render: (ticket, context) => plain(context.agentName(ticket.submitterId), context),
+  },
 };
 
 /** The columns a user sees before choosing: the ones an agent reads a ticket by. */

@@ -87,26 +87,11 @@ const TicketRow = memo(function TicketRow({
           aria-label={context.selectRowLabel(ticket.id)}
         />
       </td>
-      {columns.map((column) => {
-        const definition = columnDefinitions[column];
-        if (!definition.text) {
-          return (
-            <td key={column} className={classes.cell}>
-              {definition.render(ticket, context)}
-            </td>
-          );
-        }
-        const text = definition.text(ticket, context);
-        return text ? (
-          <td key={column} className={classes.textCell} title={text}>
-            {text}
-          </td>
-        ) : (
-          <td key={column} className={classes.textCellEmpty}>
-            {context.empty}
-          </td>
-        );
-      })}
+      {columns.map((column) => (
+        <td key={column} className={classes.cell}>
+          {columnDefinitions[column].render(ticket, context)}
+        </td>
+      ))}
     </tr>
   );
 });
