@@ -1,0 +1,298 @@
+// Reading a Chromium performance trace taken while a page scrolls (bench:web): long tasks over
+// 50 ms by wall clock and by CPU time, frame times, and what the page's main thread spent its
+// time on over the run (JavaScript, collections, style, layout, paint).
+import { writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import type { Browser, Page } from 'playwright-core';
+
+/** A task over this long (wall clock or CPU time) is a long task. */
+export const longTaskMs = 50;
+
+export interface TraceOptions {
+  /** Writes the trace to the system's temp folder and prints where. */
+  keepTraces?: boolean;
+  /** How long a page call (evaluate, start tracing) may take before the sample fails. */
+  callTimeoutMs?: number;
+}
+
+/**
+ * Rejects when `promise` has not settled within `ms`. Playwright's evaluate and tracing calls
+ * have no timeout of their own: a page that never answers must end the part, not the run.
+ */
+export function withTimeout<T>(promise: Promise<T>, ms: number, what: string): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`${what}: no answer within ${ms / 1000}s`)), ms);
+  });
+  return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
+}
+
+/** Frame times of a scroll run in the page, and the frames that never came. */
+export interface FrameRun {
+  deltas: number[];
+  /** Waits for an animation frame that fell back after 100 ms (no frame produced). */
+  missedFrames: number;
+  /** The run hit its time limit before reaching its distance or its stop signal. */
+  timedOut: boolean;
+}
+
+function percentile(sorted: number[], p: number): number {
+  if (sorted.length === 0) return 0;
+  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
+}
+
+interface TraceEvent {
+  name: string;
+  cat: string;
+  ph: string;
+  ts: number;
+  dur?: number;
+  /** CPU time of the thread inside the event: wall time less the time it waited for a core. */
+  tdur?: number;
+  pid: number;
+  tid: number;
+  args?: { name?: string };
+}
+
+export interface LongTask {
+  ms: number;
+  /** CPU time of the task; far below `ms` when other processes held the cores. */
+  cpuMs: number;
+  /** The heaviest kinds of work inside the task (JS, layout, style…), in ms, for diagnosis. */
+  inside: Record<string, number>;
+}
+
+/** Work names worth naming inside a long task. */
+const insideNames = new Set([
+  'FunctionCall',
+  'EvaluateScript',
+  'v8.compile',
+  'Layout',
+  'UpdateLayoutTree',
+  'PrePaint',
+  'Paint',
+  'Layerize',
+  'ParseHTML',
+  'MinorGC',
+  'MajorGC',
+  'TimerFire',
+  'FireAnimationFrame',
+  'EventDispatch',
+  'XHRReadyStateChange',
+  'HitTest',
+]);
+
+/** What the page's main thread did over a whole run: its tasks' time, and the heavy kinds of work. */
+export interface MainThreadTotals {
+  /** Wall-clock ms inside tasks, and the CPU ms of those tasks. */
+  busyMs: number;
+  cpuMs: number;
+  /** Ms by kind of work, each stretch once; kinds nest in each other (a FunctionCall holds a MajorGC), so they do not add up. */
+  byKind: Record<string, number>;
+}
+
+const totalKinds = ['FunctionCall', 'MajorGC', 'MinorGC', 'UpdateLayoutTree', 'Layout', 'Paint'];
+
+function mainThreadEvents(trace: Buffer): TraceEvent[] {
+  const events = (JSON.parse(trace.toString('utf8')) as { traceEvents: TraceEvent[] }).traceEvents;
+  const mainThreads = new Set(
+    events
+      .filter(
+        (event) => event.ph === 'M' && event.name === 'thread_name' && event.args?.name === 'CrRendererMain',
+      )
+      .map((event) => `${event.pid}:${event.tid}`),
+  );
+  return events.filter((event) => mainThreads.has(`${event.pid}:${event.tid}`) && event.ph === 'X');
+}
+
+/**
+ * Microseconds inside events of one kind, each stretch counted once: an event of the kind
+ * nested in another of it (a composited layer's Paint inside the document's) adds nothing.
+ */
+function outermostDuration(events: TraceEvent[]): number {
+  let total = 0;
+  let coveredUntil = -1;
+  for (const event of [...events].sort((a, b) => a.ts - b.ts)) {
+    const end = event.ts + (event.dur ?? 0);
+    if (event.ts < coveredUntil) continue;
+    total += event.dur ?? 0;
+    coveredUntil = end;
+  }
+  return total;
+}
+
+/**
+ * The main thread's totals over the run. Long tasks are rare events and their count swings
+ * from run to run on shared cores; the time spent per kind of work compares two builds better.
+ */
+function mainThreadTotalsOf(onMain: TraceEvent[]): MainThreadTotals {
+  const ms = (microseconds: number) => Math.round(microseconds / 1000);
+  const runTasks = onMain.filter((event) => event.name === 'RunTask');
+  const byKind: Record<string, number> = {};
+  for (const kind of totalKinds)
+    byKind[kind] = ms(outermostDuration(onMain.filter((event) => event.name === kind)));
+  return {
+    busyMs: ms(outermostDuration(runTasks)),
+    cpuMs: ms(runTasks.reduce((sum, task) => sum + (task.tdur ?? 0), 0)),
+    byKind,
+  };
+}
+
+/** Long tasks of the page's main thread in a Chromium trace, with what they spent time on. */
+function longTasksOf(onMain: TraceEvent[]): LongTask[] {
+  const tasks = onMain.filter((event) => event.name === 'RunTask' && (event.dur ?? 0) > longTaskMs * 1000);
+  const tenths = (microseconds: number | undefined) => Math.round((microseconds ?? 0) / 100) / 10;
+  return tasks.map((task) => {
+    const end = task.ts + (task.dur ?? 0);
+    const inside: Record<string, number> = {};
+    for (const event of onMain) {
+      if (event.pid !== task.pid || event.tid !== task.tid || !insideNames.has(event.name)) continue;
+      if (event.ts < task.ts || event.ts > end) continue;
+      inside[event.name] = (inside[event.name] ?? 0) + (event.dur ?? 0) / 1000;
+    }
+    const top = Object.entries(inside)
+      .sort((a, b) => b[1] - a[1])
+      .slice(0, 4)
+      .map(([name, ms]) => [name, Math.round(ms)]);
+    return { ms: tenths(task.dur), cpuMs: tenths(task.tdur), inside: Object.fromEntries(top) };
+  });
+}
+
+export interface ScrollFigures {
+  durationSeconds: number;
+  frames: number;
+  /** Animation frames waited for in vain (100 ms each); a run of them means the page stopped drawing. */
+  missedFrames: number;
+  frameP50: number;
+  frameP95: number;
+  frameMax: number;
+  longTasks: number;
+  longTaskMax: number;
+  /** Tasks whose CPU time alone passed 50 ms: the page's own cost, whatever else ran on the machine. */
+  cpuLongTasks: number;
+  cpuLongTaskMax: number;
+  /** Long tasks the page itself observed (PerformanceObserver 'longtask'), as a cross-check. */
+  observedLongTasks: number;
+  worstLongTasks: LongTask[];
+  mainThread: MainThreadTotals;
+}
+
+function figuresOf(
+  frameDeltas: number[],
+  tasks: LongTask[],
+  observed: number,
+  seconds: number,
+  missedFrames: number,
+  mainThread: MainThreadTotals,
+): ScrollFigures {
+  const sorted = [...frameDeltas].sort((a, b) => a - b);
+  const round = (value: number) => Math.round(value * 10) / 10;
+  return {
+    durationSeconds: round(seconds),
+    frames: frameDeltas.length,
+    missedFrames,
+    frameP50: round(percentile(sorted, 50)),
+    frameP95: round(percentile(sorted, 95)),
+    frameMax: round(sorted.at(-1) ?? 0),
+    longTasks: tasks.length,
+    longTaskMax: tasks.reduce((max, task) => Math.max(max, task.ms), 0),
+    cpuLongTasks: tasks.filter((task) => task.cpuMs > longTaskMs).length,
+    cpuLongTaskMax: tasks.reduce((max, task) => Math.max(max, task.cpuMs), 0),
+    observedLongTasks: observed,
+    worstLongTasks: [...tasks].sort((a, b) => b.ms - a.ms).slice(0, 5),
+    mainThread,
+  };
+}
+
+const traceCategories = [
+  'toplevel',
+  'devtools.timeline',
+  'disabled-by-default-devtools.timeline',
+  'disabled-by-default-devtools.timeline.frame',
+  'blink.user_timing',
+];
+
+/** One traced stretch: its frames, long tasks and main-thread totals. */
+export interface TracedSample {
+  deltas: number[];
+  missedFrames: number;
+  tasks: LongTask[];
+  observed: number;
+  seconds: number;
+  mainThread: MainThreadTotals;
+}
+
+function addTotals(a: MainThreadTotals, b: MainThreadTotals): MainThreadTotals {
+  const byKind = { ...a.byKind };
+  for (const [kind, ms] of Object.entries(b.byKind)) byKind[kind] = (byKind[kind] ?? 0) + ms;
+  return { busyMs: a.busyMs + b.busyMs, cpuMs: a.cpuMs + b.cpuMs, byKind };
+}
+
+/** Figures of one or more traced stretches taken one after the other. */
+export function figuresOfSamples(samples: TracedSample[]): ScrollFigures {
+  return figuresOf(
+    samples.flatMap((sample) => sample.deltas),
+    samples.flatMap((sample) => sample.tasks),
+    samples.reduce((sum, sample) => sum + sample.observed, 0),
+    samples.reduce((sum, sample) => sum + sample.seconds, 0),
+    samples.reduce((sum, sample) => sum + sample.missedFrames, 0),
+    samples.map((sample) => sample.mainThread).reduce(addTotals),
+  );
+}
+
+/** Runs `work` under a Chromium trace and in-page long-task observation; returns the figures. */
+export async function traced(
+  browser: Browser,
+  page: Page,
+  label: string,
+  work: () => Promise<FrameRun>,
+  options: TraceOptions = {},
+): Promise<TracedSample> {
+  const callTimeoutMs = options.callTimeoutMs ?? 10_000;
+  const observe = page.evaluate(() => {
+    const state = window as unknown as { benchLongTasks: number; benchObserving?: boolean };
+    state.benchLongTasks = 0;
+    if (state.benchObserving) return;
+    state.benchObserving = true;
+    new PerformanceObserver((list) => {
+      state.benchLongTasks += list.getEntries().length;
+    }).observe({ type: 'longtask' });
+  });
+  await withTimeout(observe, callTimeoutMs, `${label}: long-task observer`);
+  await withTimeout(
+    browser.startTracing(page, { categories: traceCategories }),
+    callTimeoutMs,
+    `${label}: start tracing`,
+  );
+  const started = performance.now();
+  const run = await work().catch(async (error: unknown) => {
+    await withTimeout(browser.stopTracing(), 60_000, 'stop tracing').catch(() => undefined);
+    throw error;
+  });
+  const seconds = (performance.now() - started) / 1000;
+  // A minute's trace can take a while to hand over; two minutes without it is a hang.
+  const trace = await withTimeout(browser.stopTracing(), 120_000, `${label}: stop tracing`);
+  if (options.keepTraces) {
+    const file = path.join(os.tmpdir(), `web-bench-${label}-${Date.now()}.json`);
+    writeFileSync(file, trace);
+    console.log(
+      `  trace: ${file} (${(trace.length / 1e6).toFixed(0)} MB; open in chrome://tracing or DevTools)`,
+    );
+  }
+  const observed = await withTimeout(
+    page.evaluate(() => (window as unknown as { benchLongTasks: number }).benchLongTasks),
+    callTimeoutMs,
+    `${label}: long-task count`,
+  );
+  if (run.timedOut) console.error(`  ${label}: stopped at its time limit`);
+  const onMain = mainThreadEvents(trace);
+  return {
+    deltas: run.deltas,
+    missedFrames: run.missedFrames,
+    tasks: longTasksOf(onMain),
+    observed,
+    seconds,
+    mainThread: mainThreadTotalsOf(onMain),
+  };
+}
