@@ -25,7 +25,7 @@ import { listDefaults, TicketQueryService } from '../apps/server/src/modules/inb
 import { TicketSearchService } from '../apps/server/src/modules/inbox/ticket-search.service';
 import { benchDatabaseUrl, parseFlags } from './lib/bench-db';
 import { tableFilters } from './lib/list-filters';
-import { bigClientSlug, giantRoomName } from './seed-names';
+import { bigClientSlug, giantRoomName, seasonalKeyword } from './seed-names';
 
 const flags = parseFlags(process.argv.slice(2));
 const url = benchDatabaseUrl();
@@ -238,7 +238,7 @@ await explain('room-older-page', async () => {
   captured = [];
   return roomPage({ roomId: room.id }, { before: Number(newest.rows[0]?.id), limit: 50 });
 });
-for (const keyword of ['pesanan', 'garansi', 'refund', 'INV/2026/01234']) {
+for (const keyword of ['pesanan', 'garansi', 'refund', 'INV/2026/01234', seasonalKeyword]) {
   const slug = keyword.replace(/\W+/g, '-').toLowerCase();
   await explain(`search-${slug}`, () => search.search(ownerScope, query({ keyword })));
 }

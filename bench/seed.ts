@@ -14,7 +14,7 @@ import pg from 'pg';
 import { openDatabase } from '../apps/server/src/db/client';
 import { hashPassword } from '../apps/server/src/modules/identity/password-hasher';
 import { benchDatabaseUrl, ensureDatabase, parseFlags } from './lib/bench-db';
-import { benchPassword, bigClientSlug, giantRoomName } from './seed-names';
+import { benchPassword, bigClientSlug, giantRoomName, seasonalQuestion } from './seed-names';
 
 export { benchPassword, bigClientSlug, giantRoomName } from './seed-names';
 
@@ -343,6 +343,8 @@ async function seed(): Promise<void> {
                    when k % 2 = 1 then ph.answers[1 + (t.id + k) % 11]
                    else ph.questions[1 + (t.id * 3 + k) % 17]
                         || case when (t.id + k) % 4 = 0 then ' Nomor pesanan INV/2026/' || lpad(((t.id * 31 + k) % 99991)::text, 5, '0') else '' end
+                        || case when k = 0 and t.id % 3 = 0 and t.created_at < now() - interval '240 days'
+                                then ' ' || $6 else '' end
               end,
               'READ',
               t.created_at + make_interval(secs => k * 20), t.created_at + make_interval(secs => k * 20)
@@ -354,7 +356,7 @@ async function seed(): Promise<void> {
              else floor(power(((t.id * 2654435761) % 1000) / 1000.0, 3) * 4 * greatest($5::float8 - 1, 0))::int
            end) k
         where t.client_id = $1`,
-        [clientId, giantRoom, giantMessages, Math.max(1, giantTickets), mean + 0.5],
+        [clientId, giantRoom, giantMessages, Math.max(1, giantTickets), mean + 0.5, seasonalQuestion],
       );
       // What the messages_search_words trigger keeps, made once for every ticket: a part for
       // every 25 messages (about as many words as the trigger's 256-word parts hold here).
