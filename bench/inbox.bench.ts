@@ -371,15 +371,19 @@ try {
   const bareInsert = await measure(bareInsertTargets, [bare.url]);
   figures.push(bareFigure('bareInsert', 'bare INSERT (one message-shaped row)', bareInsert));
 
-  /** A read under load, then (when several targets rotate) each target alone. */
-  const read = async (key: string, label: string, targets: LoadTarget[], probeTargets = targets) => {
+  /** A read under load, then each probe target alone (by default: every target, when several rotate). */
+  const read = async (
+    key: string,
+    label: string,
+    targets: LoadTarget[],
+    probeTargets = targets.length > 1 ? targets : [],
+  ) => {
     if (only && !only.has(key)) return;
     if (targets.length === 0) return console.log(`${label.padEnd(46)} skipped: nothing to ask for`);
     const result = await measure(targets);
     const figure = readFigure(key, label, result, bareSelect);
     warnFailures(label, result);
-    // A line of one target is probed alone only when asked to (its own list of probes).
-    if (probeTargets.length > 0 && (targets.length > 1 || probeTargets !== targets)) {
+    if (probeTargets.length > 0) {
       figure.probes = await probe(probeTargets, pathOf);
       printProbes(figure.probes, bareSelect);
     }
@@ -430,9 +434,12 @@ try {
   // (seed-names.ts). Its page walks most of the client's tickets through PostgreSQL's buffers:
   // run before users/me and the sends, those came out at about half their usual rate.
   const seasonalSearch = [as(owner, { path: `/api/ticket/search?keyword=${seasonalKeyword}&pageSize=50` })];
-  await read('searchSeasonal', `search a word of last spring only (${seasonalKeyword})`, seasonalSearch, [
-    ...seasonalSearch,
-  ]);
+  await read(
+    'searchSeasonal',
+    `search a word of last spring only (${seasonalKeyword})`,
+    seasonalSearch,
+    seasonalSearch,
+  );
   const bareSelectAgain = await measure(bareSelectTargets, [bare.url]);
   figures.push(bareFigure('bareSelectEnd', 'bare SELECT again, at the end', bareSelectAgain));
   const bareInsertAgain = await measure(bareInsertTargets, [bare.url]);

@@ -37,8 +37,10 @@ const durationSeconds = Number(flags.duration ?? 20);
 const processCount = Number(flags.processes ?? 1);
 const ingestSeconds = Number(flags['ingest-seconds'] ?? 10);
 const ingestConcurrency = Number(flags['ingest-concurrency'] ?? 64);
-/** The most messages/s the product's ingest run must be able to offer (visitors are sized for it; the
- * bare pipeline's rate here, so running out of visitors never caps the product's figure). */
+/**
+ * The most messages/s the product's ingest run must be able to offer (visitors are sized for
+ * it): about the bare pipeline's rate here, so running out of visitors never caps the figure.
+ */
 const ingestCeiling = Number(flags['ingest-ceiling'] ?? 2000);
 /** Ports basePort (agents' server), basePort + 1 (visitors' with two processes), basePort + 10 (bare). */
 const basePort = Number(flags.port ?? 4710);

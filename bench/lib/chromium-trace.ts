@@ -7,7 +7,7 @@ import path from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 
 /** A task over this long (wall clock or CPU time) is a long task. */
-export const longTaskMs = 50;
+const longTaskMs = 50;
 
 export interface TraceOptions {
   /** Writes the trace to the system's temp folder and prints where. */
