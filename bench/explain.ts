@@ -241,6 +241,9 @@ await explain('room-older-page', async () => {
 for (const keyword of ['pesanan', 'garansi', 'refund', 'INV/2026/01234', seasonalKeyword]) {
   const slug = keyword.replace(/\W+/g, '-').toLowerCase();
   await explain(`search-${slug}`, () => search.search(ownerScope, query({ keyword })));
+  // A seasonal keyword's days are read by a plpgsql function: the plans of its statements.
+  const byDay = captured.find((entry) => entry.query.includes('inbox_keyword_dated_ticket_ids'));
+  if (byDay) await explainCall(`search-${slug}-by-day`, byDay.query, byDay.params);
 }
 
 // Customers' messages into open tickets of the big client, one alone and eight together.

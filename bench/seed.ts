@@ -359,13 +359,17 @@ async function seed(): Promise<void> {
         [clientId, giantRoom, giantMessages, Math.max(1, giantTickets), mean + 0.5, seasonalQuestion],
       );
       // What the messages_search_words trigger keeps, made once for every ticket: a part for
-      // every 25 messages (about as many words as the trigger's 256-word parts hold here).
+      // every 25 messages (about as many words as the trigger's 256-word parts hold here),
+      // with its ticket's day as ticket_search_created_day sets it.
       await q(
-        `insert into ticket_search (ticket_id, part, client_id, first_message_id, last_message_id, words)
-       select ticket_id, part, $1, min(id), max(id), strip(to_tsvector('simple', string_agg(text, ' ' order by id)))
+        `insert into ticket_search (ticket_id, part, client_id, first_message_id, last_message_id, words, created_day)
+       select numbered.ticket_id, part, $1, min(numbered.id), max(numbered.id),
+              strip(to_tsvector('simple', string_agg(numbered.text, ' ' order by numbered.id))),
+              to_char(min(t.created_at) at time zone 'UTC', 'YYYYMMDD')::integer
          from (select ticket_id, id, text, (row_number() over (partition by ticket_id order by id) - 1) / 25 as part
                  from messages where client_id = $1) numbered
-        group by ticket_id, part`,
+         join tickets t on t.id = numbered.ticket_id
+        group by numbered.ticket_id, part`,
         [clientId],
       );
       await q(`drop table account_of, room_of, agent_of, category_of`);

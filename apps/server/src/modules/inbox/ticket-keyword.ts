@@ -27,9 +27,11 @@ export const messageMatches = (clientId: string, keyword: string): SQL =>
 export const nothingMatches = sql`false`;
 
 /**
- * Past this many matching tickets a keyword counts as common: walking the page's index and
- * testing each ticket's words finds a page of hits sooner than fetching and sorting every
- * match. Below it the matches come straight from the indexes.
+ * Past this many matching tickets a keyword is not read as a list of ids: fetching and sorting
+ * every match costs more than walking the page's index and testing each ticket's words, when
+ * the newest tickets hold a page of hits (common). When they do not (seasonal), a page newest
+ * created first reads the matches a day at a time instead. Below it the matches come straight
+ * from the indexes.
  */
 export const keywordIdCap = 5000;
 
@@ -46,20 +48,33 @@ const densityWindow = 500;
 /** How many verdicts the process remembers, and for how long. */
 const verdictsKept = 1000;
 const verdictMs = 10 * 60_000;
+
+/**
+ * What a keyword was found to be for a client:
+ * - `common`: a page of hits among the client's newest tickets, so the page walks them;
+ * - `seasonal`: past the cap but thin among the newest tickets (a word of last spring), so a
+ *   page newest created first reads its matches a day at a time, and any other page walks;
+ * - `sparse`: under the cap and thin, so the page takes the list of ids (not remembered
+ *   unless the density test ran, since the ids change as messages come).
+ */
+export type KeywordVerdict = 'common' | 'seasonal' | 'sparse';
+
 /** What a keyword was lately found to be, by client, cap and keyword, and when. */
-const verdicts = new Map<string, { verdict: 'common' | 'sparse'; at: number }>();
+const verdicts = new Map<string, { verdict: KeywordVerdict; at: number }>();
 const verdictKey = (clientId: string, keyword: string, cap: number) =>
   `${clientId}\u0000${cap}\u0000${keyword}`;
 
 /**
- * What the keyword was lately found to be for the client: common (past the cap, or dense),
- * sparse (many matches but spread thin, so the density test need not run again), or nothing
- * known. Matches only grow as messages arrive, so a verdict holds; should it not (messages
- * removed) the page is still right, only slower. Remembering "common" spares the count that
- * reads the cap's worth of matches: 7–19 ms of PostgreSQL's time for each search of a common
- * word at a million tickets.
+ * What the keyword was lately found to be for the client, or nothing known. Matches only grow
+ * as messages arrive, so a verdict holds; should it not (messages removed) the page is still
+ * right, only slower. Remembering it spares the count that reads the cap's worth of matches:
+ * 7–19 ms of PostgreSQL's time for each search of a common word at a million tickets.
  */
-function knownVerdict(clientId: string, keyword: string, cap: number): 'common' | 'sparse' | undefined {
+export function knownKeywordVerdict(
+  clientId: string,
+  keyword: string,
+  cap: number,
+): KeywordVerdict | undefined {
   const key = verdictKey(clientId, keyword, cap);
   const known = verdicts.get(key);
   if (!known) return undefined;
@@ -70,11 +85,7 @@ function knownVerdict(clientId: string, keyword: string, cap: number): 'common' 
   return known.verdict;
 }
 
-export function isKnownCommonKeyword(clientId: string, keyword: string, cap: number): boolean {
-  return knownVerdict(clientId, keyword, cap) === 'common';
-}
-
-function remember(clientId: string, keyword: string, cap: number, verdict: 'common' | 'sparse'): void {
+function remember(clientId: string, keyword: string, cap: number, verdict: KeywordVerdict): void {
   const key = verdictKey(clientId, keyword, cap);
   verdicts.delete(key);
   verdicts.set(key, { verdict, at: Date.now() });
@@ -89,17 +100,39 @@ export interface KeywordPlan {
 }
 
 /**
+ * The days a page newest created first may hold: from `newest` (a timestamptz expression:
+ * the cursor's position or the filter's end; null for the client's newest ticket) down to
+ * `oldest` (the filter's start; null for the client's first ticket).
+ */
+export interface CreatedRange {
+  newest: SQL;
+  oldest: string | null;
+}
+
+/** The keyword's condition on the page; `wider`, when set, gives it over more days for a page that came out short. */
+export interface KeywordMatch {
+  condition: SQL;
+  wider?: () => Promise<KeywordMatch>;
+}
+
+/** How many more matches each wider read asks for. */
+const widerBy = 4;
+
+/**
  * The keyword's condition (ticket_search parts kept by a trigger, migrations 0013 and 0018).
  * inbox_keyword_ticket_ids reads the GIN and trigram indexes that row-level security keeps
  * the planner from using, for the transaction's own client, and gives up past the cap:
- * a rare keyword becomes a list of ids, a common one a test made on each ticket of the walk.
+ * a rare keyword becomes a list of ids, a common one a test made on each ticket of the walk,
+ * and a seasonal one, on a page newest created first (`created`), the ids of the days it
+ * needs (inbox_keyword_dated_ticket_ids, migration 0024).
  */
 export async function keywordCondition(
   tx: Executor,
   clientId: string,
   keyword: string,
   plan: KeywordPlan,
-): Promise<SQL> {
+  created: CreatedRange | null,
+): Promise<KeywordMatch> {
   const { cap } = plan;
   const digits = digitsOf(keyword);
   const namePattern = containsPattern(keyword);
@@ -117,9 +150,35 @@ export async function keywordCondition(
   // each ticket of the walk: as EXISTS inside an OR the planner may hash every ticket's words first.
   const matchesWords = sql`coalesce((select true from ${ticketSearch} where ${ticketSearch.ticketId} = ${tickets.id} and ${ticketSearch.words} @@ ${keywordQuery(wordsOnly)} limit 1), false)`;
   const matches = sql`((${matchesWords}${phrase}) or ${customer})`;
+  const walk: KeywordMatch = { condition: matches };
+  // The ids are the keyword's matches as they are; only a phrase is then confirmed on the messages.
+  const confirmed = (candidates: SQL) => (quoted ? sql`(${candidates} and ${matches})` : candidates);
 
-  const verdict = knownVerdict(clientId, keyword, cap);
-  if (verdict === 'common') return matches;
+  const byDay = async (range: CreatedRange, enough: number): Promise<KeywordMatch> => {
+    const result = (await tx.execute(
+      sql`select ticket_ids, read_from::text as read_from
+            from inbox_keyword_dated_ticket_ids(${clientId}, ${wordsOnly}, ${namePattern}, ${phonePattern}, ${cap},
+                                                ${range.newest}, ${range.oldest}::timestamptz, ${enough})`,
+    )) as unknown as { rows: Array<{ ticket_ids: Array<string | number>; read_from: string | null }> };
+    const found = result.rows[0];
+    if (!found) return walk;
+    const ids = [...new Set(found.ticket_ids.map(Number))];
+    if (found.read_from === null) {
+      return { condition: ids.length === 0 ? nothingMatches : confirmed(idsCondition(ids)) };
+    }
+    // Every match created from read_from on is among the ids; older ones wait for a wider read.
+    return {
+      condition: confirmed(
+        sql`(${idsCondition(ids)} and ${tickets.createdAt} >= ${found.read_from}::timestamptz)`,
+      ),
+      wider: () => byDay(range, enough * widerBy),
+    };
+  };
+  const seasonal = () => (created ? byDay(created, plan.pageRows) : walk);
+
+  const verdict = knownKeywordVerdict(clientId, keyword, cap);
+  if (verdict === 'common') return walk;
+  if (verdict === 'seasonal') return seasonal();
   // Past the cap only "common" comes back, not the cap's worth of ids.
   const result = (await tx.execute(
     sql`select case when count(*) > ${cap} then null else coalesce(array_agg(id), '{}') end as ids
@@ -127,24 +186,35 @@ export async function keywordCondition(
   )) as unknown as { rows: Array<{ ids: Array<string | number> | null }> };
   const found = result.rows[0]?.ids ?? null;
   if (found === null) {
-    remember(clientId, keyword, cap, 'common');
-    return matches;
+    const dense = await fillsNewestPage(tx, clientId, matches, plan.pageRows);
+    remember(clientId, keyword, cap, dense ? 'common' : 'seasonal');
+    return dense ? walk : seasonal();
   }
   const ids = [...new Set(found.map(Number))];
-  if (ids.length === 0) return nothingMatches;
+  if (ids.length === 0) return { condition: nothingMatches };
   if (verdict === undefined && ids.length >= plan.denseFrom) {
-    const probe = (await tx.execute(
-      sql`select count(*)::int as hits from ${tickets}
-           where ${tickets.id} in (select newest.id from ${tickets} newest where newest.client_id = ${clientId}
-                                    order by newest.created_at desc nulls last, newest.id desc nulls last
-                                    limit ${densityWindow})
-             and ${matches}`,
-    )) as unknown as { rows: Array<{ hits: number }> };
-    const dense = (probe.rows[0]?.hits ?? 0) >= plan.pageRows;
+    const dense = await fillsNewestPage(tx, clientId, matches, plan.pageRows);
     remember(clientId, keyword, cap, dense ? 'common' : 'sparse');
-    if (dense) return matches;
+    if (dense) return walk;
   }
-  const candidates = sql`${tickets.id} = any(${`{${ids.join(',')}}`}::bigint[])`;
-  // The ids are the keyword's matches as they are; only a phrase is then confirmed on the messages.
-  return quoted ? sql`(${candidates} and ${matches})` : candidates;
+  return { condition: confirmed(idsCondition(ids)) };
+}
+
+const idsCondition = (ids: number[]) => sql`${tickets.id} = any(${`{${ids.join(',')}}`}::bigint[])`;
+
+/** Whether the client's newest `densityWindow` tickets hold a page of hits: the walk then ends soon. */
+async function fillsNewestPage(
+  tx: Executor,
+  clientId: string,
+  matches: SQL,
+  pageRows: number,
+): Promise<boolean> {
+  const probe = (await tx.execute(
+    sql`select count(*)::int as hits from ${tickets}
+         where ${tickets.id} in (select newest.id from ${tickets} newest where newest.client_id = ${clientId}
+                                  order by newest.created_at desc nulls last, newest.id desc nulls last
+                                  limit ${densityWindow})
+           and ${matches}`,
+  )) as unknown as { rows: Array<{ hits: number }> };
+  return (probe.rows[0]?.hits ?? 0) >= pageRows;
 }

@@ -9,8 +9,10 @@ import type { InboxScope } from './inbox.policy';
 import { ticketSummaryJson } from './json-views';
 import type { TicketRow } from './ticket.presenter';
 import {
+  type CreatedRange,
   containsPattern,
   digitsOf,
+  type KeywordMatch,
   keywordCondition,
   keywordDenseFrom,
   keywordIdCap,
@@ -144,9 +146,15 @@ const textArray = (values: string[]) =>
     sql`, `,
   )}]::text[]`;
 
-/** Every filter field of core-inbox §3 that does not decide the branch. */
-async function filterConditions(tx: Executor, request: TicketPageRequest): Promise<SQL[]> {
-  const { filter } = request;
+/**
+ * Every filter field of core-inbox §3 that does not decide the branch, and apart from them
+ * the keyword's condition (which may widen when a page comes out short).
+ */
+async function filterConditions(
+  tx: Executor,
+  request: TicketPageRequest,
+): Promise<{ conditions: SQL[]; keyword: KeywordMatch | null }> {
+  const { filter, after } = request;
   const clientId = request.scope.clientId;
   const conditions: SQL[] = [];
   const add = (condition: SQL | undefined) => {
@@ -169,16 +177,27 @@ async function filterConditions(tx: Executor, request: TicketPageRequest): Promi
   if (filter.csGroup?.length) add(inArray(tickets.groupId, filter.csGroup));
   if (filter.priority?.length) add(inArray(tickets.priority, filter.priority));
   if (filter.categoryId) add(eq(tickets.categoryId, filter.categoryId));
-  if (filter.keyword) {
-    add(
-      await keywordCondition(tx, clientId, filter.keyword, {
-        cap: request.keywordIdCap ?? keywordIdCap,
-        denseFrom: request.keywordDenseFrom ?? keywordDenseFrom,
-        pageRows: request.limit,
-      }),
-    );
-  }
-  return conditions;
+  if (!filter.keyword) return { conditions, keyword: null };
+  // Newest created first, the page's days run from the cursor (or the filter's end) back.
+  const created: CreatedRange | null =
+    request.sort === 'createdAt'
+      ? {
+          newest: sql`least(${after?.key ?? null}::timestamptz, ${filter.createdTo ?? null}::timestamptz)`,
+          oldest: filter.createdFrom ?? null,
+        }
+      : null;
+  const keyword = await keywordCondition(
+    tx,
+    clientId,
+    filter.keyword,
+    {
+      cap: request.keywordIdCap ?? keywordIdCap,
+      denseFrom: request.keywordDenseFrom ?? keywordDenseFrom,
+      pageRows: request.limit,
+    },
+    created,
+  );
+  return { conditions, keyword };
 }
 
 const sortColumnOf = (sort: TicketSort) => (sort === 'createdAt' ? tickets.createdAt : tickets.lastMessageAt);
@@ -240,8 +259,8 @@ async function ticketPageRows(
   const branches = planBranches(request);
   if (branches.length === 0) return [];
   const sortColumn = sortColumnOf(sort);
-  const common = [eq(tickets.clientId, scope.clientId), ...(await filterConditions(tx, request))];
-  if (common.includes(nothingMatches)) return [];
+  const { conditions, keyword } = await filterConditions(tx, request);
+  const common = [eq(tickets.clientId, scope.clientId), ...conditions];
   if (after) {
     common.push(sql`(${sortColumn}, ${tickets.id}) < (${after.key}::timestamptz, ${after.id})`);
   }
@@ -251,23 +270,35 @@ async function ticketPageRows(
     ? sql`, ${countersSubquery(scope.clientId, scope.userId)} as tab_counters`
     : sql``;
   const order = sql.join(pageOrder(sort), sql`, `);
-  const query = (branch: Branch) => {
-    const where = and(
-      ...common,
-      statusCondition(branch.statuses),
-      branch.assigneeIsMe ? eq(tickets.assigneeId, scope.userId) : undefined,
-    );
-    return sql`select ${columns}, ${sortColumn}::text as sort_key${counters} from ${tickets} where ${where} order by ${order} limit ${limit}`;
-  };
-  const parts = branches.map(query);
-  const statement =
-    parts.length > 1
+  const statementOf = (where: SQL[]) => {
+    const query = (branch: Branch) => {
+      const conditions = and(
+        ...where,
+        statusCondition(branch.statuses),
+        branch.assigneeIsMe ? eq(tickets.assigneeId, scope.userId) : undefined,
+      );
+      return sql`select ${columns}, ${sortColumn}::text as sort_key${counters} from ${tickets} where ${conditions} order by ${order} limit ${limit}`;
+    };
+    const parts = branches.map(query);
+    return parts.length > 1
       ? sql`${sql.join(
           parts.map((part) => sql`(${part})`),
           sql` union all `,
         )} order by ${unionOrder(sort)} limit ${limit}`
       : parts[0];
-  return rawRowsOf(tx, hasPlanOfItsOwn(request.filter, sort) ? withGenericPlan(statement) : statement);
+  };
+  const ownPlan = hasPlanOfItsOwn(request.filter, sort);
+  // A keyword read by day gives the matches of the days a page needs; a page that comes out
+  // short (other filters passed over some) asks it again over more days.
+  let match = keyword;
+  for (;;) {
+    const where = match ? [...common, match.condition] : common;
+    if (where.includes(nothingMatches)) return [];
+    const statement = statementOf(where);
+    const rows = await rawRowsOf(tx, ownPlan ? withGenericPlan(statement) : statement);
+    if (rows.length >= limit || !match?.wider) return rows;
+    match = await match.wider();
+  }
 }
 
 /**

@@ -1,10 +1,11 @@
+import { sql } from 'drizzle-orm';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { withTenant } from '../../db/tenant';
 import { type InboxTestKit, ownerScopeOf, startInboxTestKit } from './conversation.fixtures';
 import type { InboxScope } from './inbox.policy';
-import { isKnownCommonKeyword } from './ticket-keyword';
-import { findTicketPage, type TicketFilter } from './ticket-query.repository';
+import { knownKeywordVerdict } from './ticket-keyword';
+import { findTicketPage, type TicketFilter, type TicketSort } from './ticket-query.repository';
 import { listDefaults } from './ticket-query.service';
 
 let kit: InboxTestKit;
@@ -26,25 +27,52 @@ async function wordsOf(ticketId: number): Promise<string> {
   return row?.words ?? '';
 }
 
+interface PageOptions {
+  denseFrom?: number;
+  limit?: number;
+  sort?: TicketSort;
+}
+
 /** Ticket ids of one page for the keyword, with the given cap on the id list (and density test, page size). */
 async function page(
   filter: TicketFilter,
   keywordIdCap: number,
-  options: { denseFrom?: number; limit?: number } = {},
+  options: PageOptions = {},
 ): Promise<number[]> {
-  const rows = await withTenant(kit.server.database.db, kit.clientId, (tx) =>
+  return (await pageRows(filter, keywordIdCap, options, null)).map((row) => row.ticket.id);
+}
+
+function pageRows(
+  filter: TicketFilter,
+  keywordIdCap: number,
+  options: PageOptions,
+  after: { key: string; id: number } | null,
+) {
+  return withTenant(kit.server.database.db, kit.clientId, (tx) =>
     findTicketPage(tx, {
       scope,
       filter,
       defaultStatuses: listDefaults.table,
-      sort: 'createdAt',
-      after: null,
+      sort: options.sort ?? 'createdAt',
+      after,
       limit: options.limit ?? 50,
       keywordIdCap,
       keywordDenseFrom: options.denseFrom ?? Number.POSITIVE_INFINITY,
     }),
   );
-  return rows.map((row) => row.ticket.id);
+}
+
+/** Every page's ticket ids in turn, each page `limit` long, by keyset. */
+async function everyPage(filter: TicketFilter, keywordIdCap: number, limit: number): Promise<number[][]> {
+  const pages: number[][] = [];
+  let after: { key: string; id: number } | null = null;
+  for (;;) {
+    const rows = await pageRows(filter, keywordIdCap, { limit }, after);
+    if (rows.length === 0) return pages;
+    pages.push(rows.map((row) => row.ticket.id));
+    const last = rows[rows.length - 1];
+    after = { key: last.sortKey, id: last.ticket.id };
+  }
 }
 
 describe('ticket_search', () => {
@@ -124,19 +152,98 @@ describe('ticket_search', () => {
     expect(await page({ keyword: 'tembaga -nomor' }, 5000)).toEqual([other.ticket.id]);
   });
 
-  it('remembers a keyword found common and walks for it, still finding tickets made since', async () => {
+  it('remembers a keyword found past the cap, and still finds tickets made since', async () => {
     const first = await kit.inbound(kit.telegram, { text: 'harga perak hari ini' });
     const second = await kit.inbound(kit.telegram, { text: 'perak batangan ada?' });
-    expect(isKnownCommonKeyword(kit.clientId, 'perak', 1)).toBe(false);
+    expect(knownKeywordVerdict(kit.clientId, 'perak', 1)).toBeUndefined();
+    // Past a cap of 1, and two hits among the newest tickets are no page of 50: seasonal.
     expect(await page({ keyword: 'perak' }, 1)).toEqual([second.ticket.id, first.ticket.id]);
-    expect(isKnownCommonKeyword(kit.clientId, 'perak', 1)).toBe(true);
+    expect(knownKeywordVerdict(kit.clientId, 'perak', 1)).toBe('seasonal');
     // Rare under a larger cap: that verdict is not remembered (its ids change as messages come).
     expect(await page({ keyword: 'perak' }, 5000)).toEqual([second.ticket.id, first.ticket.id]);
-    expect(isKnownCommonKeyword(kit.clientId, 'perak', 5000)).toBe(false);
+    expect(knownKeywordVerdict(kit.clientId, 'perak', 5000)).toBeUndefined();
     const third = await kit.inbound(kit.telegram, { text: 'jual perak murni' });
     expect(await page({ keyword: 'perak' }, 1)).toEqual([third.ticket.id, second.ticket.id, first.ticket.id]);
+    // By latest activity the seasonal keyword is walked: the same tickets.
+    expect(await page({ keyword: 'perak' }, 1, { sort: 'lastMessageAt' })).toEqual([
+      third.ticket.id,
+      second.ticket.id,
+      first.ticket.id,
+    ]);
+    // Past the cap with a page of 2 among the newest tickets: common, and walked.
+    expect(await page({ keyword: 'perak' }, 2, { limit: 2 })).toEqual([third.ticket.id, second.ticket.id]);
+    expect(knownKeywordVerdict(kit.clientId, 'perak', 2)).toBe('common');
     // Another client's verdict is its own.
-    expect(isKnownCommonKeyword('00000000-0000-0000-0000-000000000000', 'perak', 1)).toBe(false);
+    expect(knownKeywordVerdict('00000000-0000-0000-0000-000000000000', 'perak', 1)).toBeUndefined();
+  });
+
+  it('reads a seasonal keyword a day at a time, giving the pages the ids give', async () => {
+    // Tickets of the word "sawo" made on days further and further back, one found by its
+    // customer's name only, and one holding "sawo" and "busuk".
+    const daysAgo = [0, 0, 1, 35, 35, 70, 400, 401];
+    const made: number[] = [];
+    for (const [i, days] of daysAgo.entries()) {
+      const text = i === 4 ? 'sawo busuk semua' : `mau pesan sawo ${i}`;
+      const input =
+        i === 6
+          ? { text: 'kirim ke kebun', customer: { externalId: `sawo-${i}`, name: 'Kebun Sawo Manila' } }
+          : { text };
+      const { ticket } = await kit.inbound(kit.whatsapp, input);
+      await kit.server.database.query(
+        `update tickets set created_at = date_trunc('day', now()) - make_interval(days => $2) + make_interval(mins => $3)
+          where id = $1`,
+        [ticket.id, days, i],
+      );
+      made.push(ticket.id);
+    }
+    // The trigger carried each ticket's new day to its words.
+    const [tagged] = await kit.server.database.query<{ days: number }>(
+      `select count(distinct created_day)::int as days from ticket_search where ticket_id = any($1::bigint[])`,
+      [made.filter((_, i) => i !== 6)],
+    );
+    expect(tagged.days).toBe(5);
+    const [newestFirst] = await kit.server.database.query<{ ids: number[] }>(
+      `select array_agg(id::int order by created_at desc, id desc) as ids from tickets where id = any($1::bigint[])`,
+      [made],
+    );
+    const expected = newestFirst.ids;
+    expect(await page({ keyword: 'sawo' }, 5000)).toEqual(expected);
+    expect(await page({ keyword: 'sawo' }, 1)).toEqual(expected);
+    expect(knownKeywordVerdict(kit.clientId, 'sawo', 1)).toBe('seasonal');
+    // Pages of two by keyset: each short read by day is widened until the page is full.
+    const byTwo = [expected.slice(0, 2), expected.slice(2, 4), expected.slice(4, 6), expected.slice(6, 8)];
+    expect(await everyPage({ keyword: 'sawo' }, 5000, 2)).toEqual(byTwo);
+    expect(await everyPage({ keyword: 'sawo' }, 1, 2)).toEqual(byTwo);
+    // Other filters beside it, a creation range, a negation and a phrase read by day too.
+    for (const filter of [
+      { keyword: 'sawo', mediaPlatform: ['WAP' as const], status: ['UNASSIGNED' as const] },
+      {
+        keyword: 'sawo',
+        createdFrom: new Date(Date.now() - 50 * 86_400_000).toISOString(),
+        createdTo: new Date(Date.now() - 20 * 86_400_000).toISOString(),
+      },
+      { keyword: 'sawo -busuk' },
+      { keyword: 'sawo busuk' },
+      { keyword: '"pesan sawo"' },
+    ]) {
+      expect(await page(filter, 1)).toEqual(await page(filter, 5000));
+    }
+    expect(await page({ keyword: 'sawo busuk' }, 1)).toEqual([made[4]]);
+    // A negation alone has no word to look up by day: walked, as before.
+    expect(await page({ keyword: '-sawo' }, 1, { limit: 3 })).toEqual(
+      await page({ keyword: '-sawo' }, 5000, { limit: 3 }),
+    );
+  });
+
+  it('reads by day only the transaction’s own client', async () => {
+    const other = '00000000-0000-0000-0000-000000000000';
+    const rows = await withTenant(kit.server.database.db, kit.clientId, async (tx) => {
+      const result = await tx.execute(
+        sql`select * from inbox_keyword_dated_ticket_ids(${other}, 'sawo', '%sawo%', null, 10, null, null, 50)`,
+      );
+      return (result as unknown as { rows: unknown[] }).rows;
+    });
+    expect(rows).toEqual([]);
   });
 
   it('walks for a keyword whose matches fill a page among the newest tickets, not for one spread thin', async () => {
@@ -149,7 +256,7 @@ describe('ticket_search', () => {
     expect(await page({ keyword: 'zamrud' }, 100, { denseFrom: 3, limit: 3 })).toEqual(
       newestFirst.slice(0, 3),
     );
-    expect(isKnownCommonKeyword(kit.clientId, 'zamrud', 100)).toBe(true);
+    expect(knownKeywordVerdict(kit.clientId, 'zamrud', 100)).toBe('common');
     // The walk it now takes gives the page the ids gave.
     expect(await page({ keyword: 'zamrud' }, 100)).toEqual(newestFirst);
     expect(await page({ keyword: '"cincin zamrud"' }, 100, { denseFrom: 3, limit: 50 })).toEqual(newestFirst);
@@ -161,14 +268,14 @@ describe('ticket_search', () => {
       second.ticket.id,
       first.ticket.id,
     ]);
-    expect(isKnownCommonKeyword(kit.clientId, 'kalsedon', 101)).toBe(false);
+    expect(knownKeywordVerdict(kit.clientId, 'kalsedon', 101)).toBe('sparse');
     const third = await kit.inbound(kit.telegram, { text: 'harga kalsedon' });
     expect(await page({ keyword: 'kalsedon' }, 101, { denseFrom: 2, limit: 3 })).toEqual([
       third.ticket.id,
       second.ticket.id,
       first.ticket.id,
     ]);
-    expect(isKnownCommonKeyword(kit.clientId, 'kalsedon', 101)).toBe(false);
+    expect(knownKeywordVerdict(kit.clientId, 'kalsedon', 101)).toBe('sparse');
   });
 });
 
