@@ -29,7 +29,7 @@ export const nothingMatches = sql`false`;
 /**
  * Past this many matching tickets a keyword is not read as a list of ids: fetching and sorting
  * every match costs more than walking the page's index and testing each ticket's words, when
- * the newest tickets hold a page of hits (common). When they do not (seasonal), a page newest
+ * the newest tickets hold a page of hits (common). When they do not (thin), a page newest
  * created first reads the matches a day at a time instead. Below it the matches come straight
  * from the indexes.
  */
@@ -40,7 +40,8 @@ export const keywordIdCap = 5000;
  * the client's newest `densityWindow` tickets already hold a page of hits, it counts as common
  * too. In a small client a word in a third of its tickets stays under the cap, and gathering
  * its thousands of ids on every search cost more than walking to the 50th hit (at 10k tickets,
- * 4.7 ms for the 3,148 ids of `voucher` against under a millisecond of walk).
+ * 4.7 ms for the 3,148 ids of `voucher` against under a millisecond of walk). One that is thin
+ * is read by day on a page newest created first, rather than as its thousand ids.
  */
 export const keywordDenseFrom = 1000;
 const densityWindow = 500;
@@ -50,14 +51,14 @@ const verdictsKept = 1000;
 const verdictMs = 10 * 60_000;
 
 /**
- * What a keyword was found to be for a client:
- * - `common`: a page of hits among the client's newest tickets, so the page walks them;
- * - `seasonal`: past the cap but thin among the newest tickets (a word of last spring), so a
- *   page newest created first reads its matches a day at a time, and any other page walks;
- * - `sparse`: under the cap and thin, so the page takes the list of ids (not remembered
- *   unless the density test ran, since the ids change as messages come).
+ * What a keyword with many matches (past the cap, or `keywordDenseFrom` under it) was found
+ * to be for a client:
+ * - `common`: the client's newest tickets hold a page of hits, so the page walks them;
+ * - `thin`: they do not (a word of last spring, or one spread thin), so a page newest created
+ *   first reads its matches a day at a time, and any other page takes its ids under the cap
+ *   and walks past it.
  */
-export type KeywordVerdict = 'common' | 'seasonal' | 'sparse';
+export type KeywordVerdict = 'common' | 'thin';
 
 /** What a keyword was lately found to be, by client, cap and keyword, and when. */
 const verdicts = new Map<string, { verdict: KeywordVerdict; at: number }>();
@@ -123,7 +124,7 @@ const widerBy = 4;
  * inbox_keyword_ticket_ids reads the GIN and trigram indexes that row-level security keeps
  * the planner from using, for the transaction's own client, and gives up past the cap:
  * a rare keyword becomes a list of ids, a common one a test made on each ticket of the walk,
- * and a seasonal one, on a page newest created first (`created`), the ids of the days it
+ * and a thin one, on a page newest created first (`created`), the ids of the days it
  * needs (inbox_keyword_dated_ticket_ids, migration 0024).
  */
 export async function keywordCondition(
@@ -174,30 +175,24 @@ export async function keywordCondition(
       wider: () => byDay(range, enough * widerBy),
     };
   };
-  const seasonal = () => (created ? byDay(created, plan.pageRows) : walk);
-
   const verdict = knownKeywordVerdict(clientId, keyword, cap);
   if (verdict === 'common') return walk;
-  if (verdict === 'seasonal') return seasonal();
-  // Past the cap only "common" comes back, not the cap's worth of ids.
+  if (verdict === 'thin' && created) return byDay(created, plan.pageRows);
+  // Past the cap null comes back, not the cap's worth of ids.
   const result = (await tx.execute(
     sql`select case when count(*) > ${cap} then null else coalesce(array_agg(id), '{}') end as ids
           from inbox_keyword_ticket_ids(${clientId}, ${wordsOnly}, ${namePattern}, ${phonePattern}, ${cap}) as id`,
   )) as unknown as { rows: Array<{ ids: Array<string | number> | null }> };
   const found = result.rows[0]?.ids ?? null;
-  if (found === null) {
+  const ids = found === null ? null : [...new Set(found.map(Number))];
+  if (ids?.length === 0) return { condition: nothingMatches };
+  if (verdict === undefined && (ids === null || ids.length >= plan.denseFrom)) {
     const dense = await fillsNewestPage(tx, clientId, matches, plan.pageRows);
-    remember(clientId, keyword, cap, dense ? 'common' : 'seasonal');
-    return dense ? walk : seasonal();
-  }
-  const ids = [...new Set(found.map(Number))];
-  if (ids.length === 0) return { condition: nothingMatches };
-  if (verdict === undefined && ids.length >= plan.denseFrom) {
-    const dense = await fillsNewestPage(tx, clientId, matches, plan.pageRows);
-    remember(clientId, keyword, cap, dense ? 'common' : 'sparse');
+    remember(clientId, keyword, cap, dense ? 'common' : 'thin');
     if (dense) return walk;
+    if (created) return byDay(created, plan.pageRows);
   }
-  return { condition: confirmed(idsCondition(ids)) };
+  return ids === null ? walk : { condition: confirmed(idsCondition(ids)) };
 }
 
 const idsCondition = (ids: number[]) => sql`${tickets.id} = any(${`{${ids.join(',')}}`}::bigint[])`;

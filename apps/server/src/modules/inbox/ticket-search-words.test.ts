@@ -156,15 +156,15 @@ describe('ticket_search', () => {
     const first = await kit.inbound(kit.telegram, { text: 'harga perak hari ini' });
     const second = await kit.inbound(kit.telegram, { text: 'perak batangan ada?' });
     expect(knownKeywordVerdict(kit.clientId, 'perak', 1)).toBeUndefined();
-    // Past a cap of 1, and two hits among the newest tickets are no page of 50: seasonal.
+    // Past a cap of 1, and two hits among the newest tickets are no page of 50: thin.
     expect(await page({ keyword: 'perak' }, 1)).toEqual([second.ticket.id, first.ticket.id]);
-    expect(knownKeywordVerdict(kit.clientId, 'perak', 1)).toBe('seasonal');
+    expect(knownKeywordVerdict(kit.clientId, 'perak', 1)).toBe('thin');
     // Rare under a larger cap: that verdict is not remembered (its ids change as messages come).
     expect(await page({ keyword: 'perak' }, 5000)).toEqual([second.ticket.id, first.ticket.id]);
     expect(knownKeywordVerdict(kit.clientId, 'perak', 5000)).toBeUndefined();
     const third = await kit.inbound(kit.telegram, { text: 'jual perak murni' });
     expect(await page({ keyword: 'perak' }, 1)).toEqual([third.ticket.id, second.ticket.id, first.ticket.id]);
-    // By latest activity the seasonal keyword is walked: the same tickets.
+    // By latest activity a thin keyword past the cap is walked: the same tickets.
     expect(await page({ keyword: 'perak' }, 1, { sort: 'lastMessageAt' })).toEqual([
       third.ticket.id,
       second.ticket.id,
@@ -177,7 +177,7 @@ describe('ticket_search', () => {
     expect(knownKeywordVerdict('00000000-0000-0000-0000-000000000000', 'perak', 1)).toBeUndefined();
   });
 
-  it('reads a seasonal keyword a day at a time, giving the pages the ids give', async () => {
+  it('reads a thin keyword a day at a time, giving the pages the ids give', async () => {
     // Tickets of the word "sawo" made on days further and further back, one found by its
     // customer's name only, and one holding "sawo" and "busuk".
     const daysAgo = [0, 0, 1, 35, 35, 70, 400, 401];
@@ -209,7 +209,7 @@ describe('ticket_search', () => {
     const expected = newestFirst.ids;
     expect(await page({ keyword: 'sawo' }, 5000)).toEqual(expected);
     expect(await page({ keyword: 'sawo' }, 1)).toEqual(expected);
-    expect(knownKeywordVerdict(kit.clientId, 'sawo', 1)).toBe('seasonal');
+    expect(knownKeywordVerdict(kit.clientId, 'sawo', 1)).toBe('thin');
     // Pages of two by keyset: each short read by day is widened until the page is full.
     const byTwo = [expected.slice(0, 2), expected.slice(2, 4), expected.slice(4, 6), expected.slice(6, 8)];
     expect(await everyPage({ keyword: 'sawo' }, 5000, 2)).toEqual(byTwo);
@@ -261,21 +261,25 @@ describe('ticket_search', () => {
     expect(await page({ keyword: 'zamrud' }, 100)).toEqual(newestFirst);
     expect(await page({ keyword: '"cincin zamrud"' }, 100, { denseFrom: 3, limit: 50 })).toEqual(newestFirst);
 
-    // Two matches, a page of three: not dense. Remembered so, the ids still find what comes after.
+    // Two matches, a page of three: thin. Remembered so, read by day it still finds what comes after.
     const first = await kit.inbound(kit.telegram, { text: 'batu kalsedon biru' });
     const second = await kit.inbound(kit.telegram, { text: 'kalsedon asli?' });
     expect(await page({ keyword: 'kalsedon' }, 101, { denseFrom: 2, limit: 3 })).toEqual([
       second.ticket.id,
       first.ticket.id,
     ]);
-    expect(knownKeywordVerdict(kit.clientId, 'kalsedon', 101)).toBe('sparse');
+    expect(knownKeywordVerdict(kit.clientId, 'kalsedon', 101)).toBe('thin');
     const third = await kit.inbound(kit.telegram, { text: 'harga kalsedon' });
     expect(await page({ keyword: 'kalsedon' }, 101, { denseFrom: 2, limit: 3 })).toEqual([
       third.ticket.id,
       second.ticket.id,
       first.ticket.id,
     ]);
-    expect(knownKeywordVerdict(kit.clientId, 'kalsedon', 101)).toBe('sparse');
+    // By latest activity, under the cap, its ids give the page.
+    expect(
+      await page({ keyword: 'kalsedon' }, 101, { denseFrom: 2, limit: 3, sort: 'lastMessageAt' }),
+    ).toEqual([third.ticket.id, second.ticket.id, first.ticket.id]);
+    expect(knownKeywordVerdict(kit.clientId, 'kalsedon', 101)).toBe('thin');
   });
 });
 
