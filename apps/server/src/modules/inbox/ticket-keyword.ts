@@ -116,7 +116,7 @@ export interface KeywordMatch {
   wider?: () => Promise<KeywordMatch>;
 }
 
-/** How many more matches each wider read asks for. */
+/** How many times the last read's matches each wider read asks for. */
 const widerBy = 4;
 
 /**
@@ -155,7 +155,12 @@ export async function keywordCondition(
   // The ids are the keyword's matches as they are; only a phrase is then confirmed on the messages.
   const confirmed = (candidates: SQL) => (quoted ? sql`(${candidates} and ${matches})` : candidates);
 
-  const byDay = async (range: CreatedRange, enough: number): Promise<KeywordMatch> => {
+  // `earlier`: the ids a previous read found from the range's newest day down to where it stopped.
+  const byDay = async (
+    range: CreatedRange,
+    enough: number,
+    earlier: number[] = [],
+  ): Promise<KeywordMatch> => {
     const result = (await tx.execute(
       sql`select ticket_ids, read_from::text as read_from
             from inbox_keyword_dated_ticket_ids(${clientId}, ${wordsOnly}, ${namePattern}, ${phonePattern}, ${cap},
@@ -163,16 +168,18 @@ export async function keywordCondition(
     )) as unknown as { rows: Array<{ ticket_ids: Array<string | number>; read_from: string | null }> };
     const found = result.rows[0];
     if (!found) return walk;
-    const ids = [...new Set(found.ticket_ids.map(Number))];
+    const ids = distinctIds([...earlier, ...found.ticket_ids]);
     if (found.read_from === null) {
       return { condition: ids.length === 0 ? nothingMatches : confirmed(idsCondition(ids)) };
     }
-    // Every match created from read_from on is among the ids; older ones wait for a wider read.
+    // Every match created from read_from on is among the ids; a wider read goes on from the
+    // day before, for more matches.
+    const before = sql`${found.read_from}::timestamptz - interval '1 microsecond'`;
     return {
       condition: confirmed(
         sql`(${idsCondition(ids)} and ${tickets.createdAt} >= ${found.read_from}::timestamptz)`,
       ),
-      wider: () => byDay(range, enough * widerBy),
+      wider: () => byDay({ newest: before, oldest: range.oldest }, enough * widerBy, ids),
     };
   };
   const verdict = knownKeywordVerdict(clientId, keyword, cap);
@@ -184,7 +191,7 @@ export async function keywordCondition(
           from inbox_keyword_ticket_ids(${clientId}, ${wordsOnly}, ${namePattern}, ${phonePattern}, ${cap}) as id`,
   )) as unknown as { rows: Array<{ ids: Array<string | number> | null }> };
   const found = result.rows[0]?.ids ?? null;
-  const ids = found === null ? null : [...new Set(found.map(Number))];
+  const ids = found === null ? null : distinctIds(found);
   if (ids?.length === 0) return { condition: nothingMatches };
   if (verdict === undefined && (ids === null || ids.length >= plan.denseFrom)) {
     const dense = await fillsNewestPage(tx, clientId, matches, plan.pageRows);
@@ -194,6 +201,9 @@ export async function keywordCondition(
   }
   return ids === null ? walk : { condition: confirmed(idsCondition(ids)) };
 }
+
+/** Ticket ids as numbers, each once (a ticket of several matching parts comes once a part). */
+const distinctIds = (ids: Array<string | number>) => [...new Set(ids.map(Number))];
 
 const idsCondition = (ids: number[]) => sql`${tickets.id} = any(${`{${ids.join(',')}}`}::bigint[])`;
 
