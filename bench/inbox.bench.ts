@@ -9,6 +9,7 @@
 //
 // The database is the one bench/seed.ts filled (bench-big and its giant room). The bench only
 // reads it, except for the messages its agents send and the bare INSERT's own table.
+
 import { readFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -16,6 +17,7 @@ import type { TicketListResponse, TicketSummary } from '@app/contracts';
 import pg from 'pg';
 import { benchDatabaseUrl, parseFlags, vacuumWhenAutovacuumIsOff } from './lib/bench-db';
 import { startCpuCount } from './lib/cpu';
+import { backlogAfterLoad, describeBacklog, dropLeftoverJobs } from './lib/job-backlog';
 import { tableFilters as benchTableFilters, isoDaysAgo } from './lib/list-filters';
 import { type LoadResult, type LoadSpec, type LoadTarget, runLoad } from './lib/load';
 import {
@@ -130,6 +132,8 @@ for (const signal of ['SIGINT', 'SIGTERM'] as const) {
 }
 
 await vacuumWhenAutovacuumIsOff(databaseUrl);
+const leftoverJobs = await dropLeftoverJobs(databaseUrl, new Date());
+if (leftoverJobs > 0) console.log(`  dropped ${leftoverJobs} jobs an earlier bench server left waiting`);
 try {
   const bare = await startScriptProcess({
     script: 'bench/lib/bare-server.ts',
@@ -416,6 +420,7 @@ try {
   await read('search', `search first 50 hits (${keywords.length} keywords)`, searchTargets);
   await read('usersMe', 'GET users/me', [as(owner, { path: '/api/identity/users/me' })]);
 
+  const sendStartedAt = new Date();
   const sent = only && !only.has('sendMessage') ? null : await measure(sendTargets);
   if (sent) {
     const sendFigure = writeFigure(
@@ -425,6 +430,9 @@ try {
       bareInsert,
     );
     warnFailures('send', sent);
+    // Each public message starts its delivery job (inbox.jobs.ts): they must keep up with the sends.
+    sendFigure.jobs = await backlogAfterLoad(databaseUrl, sendStartedAt);
+    console.log(`${''.padEnd(47)}job queue: ${describeBacklog(sendFigure.jobs)}`);
     sendFigure.probes = await probe(sendTargets.slice(0, 1), () => 'one agent sending, alone');
     printProbes(sendFigure.probes, bareSelect);
     figures.push(sendFigure);

@@ -18,6 +18,7 @@ import { visitorChatLimits } from '@app/contracts';
 import pg from 'pg';
 import { benchDatabaseUrl, ensureDatabase, parseFlags, vacuumWhenAutovacuumIsOff } from './lib/bench-db';
 import { cpuMsByPid, cpuMsOf, postgresCpuMsSince, postgresPids } from './lib/cpu';
+import { type BacklogFigures, backlogAfterLoad, describeBacklog, dropLeftoverJobs } from './lib/job-backlog';
 import { assignConversations, benchPassword, bigClientSlug, ownerOfBigClient } from './lib/owner-api';
 import { type RunningProcess, repoRoot, startScriptProcess, startServerProcess } from './lib/processes';
 import {
@@ -331,8 +332,12 @@ console.log(
 );
 
 await vacuumWhenAutovacuumIsOff(databaseUrl);
+const runStartedAt = new Date();
+const leftover = await dropLeftoverJobs(databaseUrl, runStartedAt);
+if (leftover > 0) console.log(`  dropped ${leftover} jobs an earlier bench server left waiting`);
 const servers: RunningProcess[] = [];
 let product: { latency: LatencyFigures; ingest: IngestFigures };
+let backlog: BacklogFigures;
 try {
   const agentServer = await startServerProcess({ databaseUrl, port: basePort, role: 'all' });
   servers.push(agentServer);
@@ -350,6 +355,10 @@ try {
     ownerToken: owner.token,
     serverPids: servers.map((server) => server.pid),
   });
+  // The jobs the messages started (push planning, delivery): run after each answer, they must
+  // keep up, or they fall further behind with every minute of such load.
+  backlog = await backlogAfterLoad(databaseUrl, runStartedAt);
+  console.log(`  job queue: ${describeBacklog(backlog)}`);
   console.log(
     `  server RSS: ${servers.map((server) => `${(server.rssBytes() / 1048576).toFixed(0)} MiB`).join(', ')}`,
   );
@@ -419,6 +428,7 @@ writeFileSync(
         processes: processCount,
       },
       product,
+      jobs: backlog,
       bare,
       ratios: {
         p99: bare.latency.p99 > 0 ? product.latency.p99 / bare.latency.p99 : null,

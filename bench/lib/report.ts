@@ -1,6 +1,7 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import type { BacklogFigures } from './job-backlog';
 import { formatResult, type LoadResult } from './load';
 
 /** How a figure is read against the bare limit: reads by p95, writes by throughput. */
@@ -16,6 +17,8 @@ export interface Figure {
   ratio: number | null;
   /** Single-connection probes of each rotated target, to show which one is slow. */
   probes?: Array<{ label: string; result: LoadResult }>;
+  /** For a write: the jobs it started still waiting when its load stopped, and how long they took (job-backlog.ts). */
+  jobs?: BacklogFigures;
 }
 
 /** The machine and data a run was taken on, printed first and kept in the JSON. */

@@ -37,6 +37,7 @@ export async function registerAuditJobs(
   await queue.register({
     name: 'audit.record-event',
     retryLimit: 5,
+    concurrency: 4,
     handler: async (data) => {
       const event = relayedEvent.parse(data);
       const type = typeOfTopic[event.topic];

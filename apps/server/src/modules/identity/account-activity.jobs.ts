@@ -21,6 +21,7 @@ export async function registerAccountActivityJobs(
   await queue.register({
     name: 'identity.record-account-activity',
     retryLimit: 5,
+    concurrency: 4,
     handler: async (data) => {
       const { clientId, payload } = signedInJob.parse(data);
       await activity.recordSignIn(clientId, payload.userId, payload.sessionId);

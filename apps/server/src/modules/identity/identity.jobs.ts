@@ -17,6 +17,7 @@ export async function registerIdentityJobs(db: Database, queue: JobQueue, relay:
   await queue.register({
     name: 'identity.record-sign-in',
     retryLimit: 5,
+    concurrency: 4,
     handler: async (data) => {
       const { clientId, payload } = signedInJob.parse(data);
       await withTenant(db, clientId, (tx) =>

@@ -28,6 +28,13 @@ export async function registerInboxJobs(
     retryLimit: 3,
     retryDelay: 2,
     retryBackoff: true,
+    // A provider call can take a few hundred milliseconds: chats are sent to at once, each
+    // chat's messages one after another in the order they were written.
+    concurrency: 8,
+    orderKey: (data) => {
+      const read = deliveryJobData.safeParse(data);
+      return read.success ? `${read.data.clientId}:${read.data.payload.ticketId}` : undefined;
+    },
     handler: async (data) => {
       const { clientId, payload } = deliveryJobData.parse(data);
       const outcome = await delivery.deliver(clientId, payload.messageId, payload.attempt);

@@ -30,6 +30,36 @@ const plannedMessage = z.object({
   }),
 });
 const messageJobs = z.object({ events: z.array(z.unknown()) });
+
+/**
+ * What the relay hands planning of a message event: the fields `plannedMessage` reads, for a
+ * customer's public message only (planning announces nothing else). A payload of another
+ * shape goes whole, for planning to skip.
+ */
+export function pushPlanningFields(payload: Record<string, unknown>): Record<string, unknown> | undefined {
+  const { message, ticket } = payload as {
+    message?: { direction?: unknown; kind?: unknown; text?: unknown };
+    ticket?: {
+      id?: unknown;
+      status?: unknown;
+      assigneeId?: unknown;
+      lastMessagePreview?: unknown;
+      customer?: { name?: unknown };
+    };
+  };
+  if (!message || !ticket) return payload;
+  if (message.direction !== 'INBOUND' || message.kind !== 'PublicMessage') return undefined;
+  return {
+    message: { direction: message.direction, kind: message.kind, text: message.text },
+    ticket: {
+      id: ticket.id,
+      status: ticket.status,
+      assigneeId: ticket.assigneeId,
+      lastMessagePreview: ticket.lastMessagePreview,
+      customer: { name: ticket.customer?.name },
+    },
+  };
+}
 const sendJob = z.object({
   clientId: z.string().uuid(),
   subscriptionId: z.string().uuid(),
@@ -55,6 +85,7 @@ export async function registerPushJobs(
   await queue.register({
     name: planPushJob,
     retryLimit: 3,
+    concurrency: 2,
     handler: async (data) => {
       // An event that does not read as a message is skipped, not the batch: retrying could
       // never mend it, and it would hold back the pushes of the others.
@@ -73,12 +104,20 @@ export async function registerPushJobs(
     },
   });
   // Every message is this topic's event; a push may wait for the relay's sweep (2 s), so
-  // messages are handed over in batches (one job for up to 100) rather than a job each.
-  relay.subscribe(inboxTopics.messageCreated, planPushJob, { immediate: false, batch: true });
+  // messages are handed over in batches (one job for up to 100) rather than a job each, and
+  // only customers' messages, with only the fields planning reads: the whole message and
+  // ticket made each job tens of kilobytes to write, fetch and parse.
+  relay.subscribe(inboxTopics.messageCreated, planPushJob, {
+    immediate: false,
+    batch: true,
+    select: pushPlanningFields,
+  });
 
   await queue.register({
     name: sendPushJob,
     retryLimit: 5,
+    // Each is a call to a push service over the network.
+    concurrency: 8,
     retryDelay: 2,
     retryBackoff: true,
     handler: async (data) => {
@@ -90,6 +129,7 @@ export async function registerPushJobs(
   await queue.register({
     name: dropSessionPushJob,
     retryLimit: 5,
+    concurrency: 2,
     handler: async (data) => {
       const { clientId, payload } = sessionRevokedJob.parse(data);
       await push.dropSession(clientId, payload.sessionId);

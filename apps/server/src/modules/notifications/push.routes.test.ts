@@ -1,4 +1,4 @@
-import { and, eq } from 'drizzle-orm';
+import { and, eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { pushSubscriptions } from '../../db/schema';
 import { createClientWithUser } from '../../test/factories';
@@ -8,6 +8,19 @@ import {
   type TestPushService,
 } from '../../test/push-service';
 import { eventually, type InboxTestKit, startInboxTestKit } from '../inbox/conversation.fixtures';
+import { planPushJob } from './push.jobs';
+
+/** A message event as the relay hands it to push planning (`pushPlanningFields`). */
+interface PlannedPayload {
+  message: { direction: string; kind: string; text: string };
+  ticket: {
+    id: number;
+    status: string;
+    assigneeId: string | null;
+    lastMessagePreview: string;
+    customer: { name: string };
+  };
+}
 
 let kit: InboxTestKit;
 let pushService: TestPushService;
@@ -164,6 +177,28 @@ describe('pushes for customer messages', () => {
         .pushesTo(owner)
         .filter((push) => (push.payload as { tag: string }).tag === `ticket-${ticket.id}`),
     ).toHaveLength(1);
+    // Planning was handed the customer's two messages, not the reply, and only what it reads.
+    const planned = (await kit.server.database.db.execute(
+      sql`select data from pgboss.job where name = ${planPushJob} order by created_on, id`,
+    )) as unknown as { rows: Array<{ data: { events: Array<{ payload: PlannedPayload }> } }> };
+    const ofTicket = planned.rows
+      .flatMap((row) => row.data.events)
+      .filter((event) => event.payload.ticket.id === ticket.id)
+      .map((event) => event.payload);
+    expect(ofTicket.map((payload) => payload.message.text)).toEqual([
+      expect.any(String),
+      'Kirim hari ini ya',
+    ]);
+    expect(ofTicket[1]).toEqual({
+      message: { direction: 'INBOUND', kind: 'PublicMessage', text: 'Kirim hari ini ya' },
+      ticket: {
+        id: ticket.id,
+        status: 'ASSIGNED',
+        assigneeId: kit.userIds.agent1,
+        lastMessagePreview: 'Kirim hari ini ya',
+        customer: { name: expect.any(String) },
+      },
+    });
   });
 
   it('marks a subscription the push service says is gone (410) expired and sends it nothing more', async () => {

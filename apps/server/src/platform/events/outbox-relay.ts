@@ -4,11 +4,24 @@ import type { DatabaseHandle } from '../../db/client';
 import type { JobQueue } from '../jobs/job-queue';
 import { eventChannel } from './outbox';
 
+/** What a queue keeps of an event's payload; undefined: the queue does not want the event. */
+export type EventSelection = (payload: Record<string, unknown>) => Record<string, unknown> | undefined;
+
 interface ClaimedEvent extends Record<string, unknown> {
   id: string;
   client_id: string;
   topic: string;
   payload: Record<string, unknown>;
+}
+
+/**
+ * The topic of an event as its notification announces it (outbox.ts writes it with
+ * `json_build_object`, which spaces the colons: `"topic" : "inbox.message_created"`), or
+ * undefined when the notification carries only the event's id (too large to inline).
+ */
+export function topicOfNotification(notification: string): string | undefined {
+  if (!notification.startsWith('{')) return undefined;
+  return /"topic"\s*:\s*"([^"]*)"/.exec(notification)?.[1];
 }
 
 /**
@@ -22,6 +35,8 @@ export class OutboxRelay {
   private readonly immediateTopics = new Set<string>();
   /** Queues that take a claimed batch's events of their topics as one job: `{ events: [...] }`. */
   private readonly batchQueues = new Set<string>();
+  /** What a queue keeps of a topic's payloads, by `${topic} ${queue}` (see `subscribe`). */
+  private readonly selections = new Map<string, EventSelection>();
   private timer?: NodeJS.Timeout;
   private running = false;
   private again = false;
@@ -38,12 +53,19 @@ export class OutboxRelay {
    * `immediate: false` the topic waits for the timer's sweep (at most `intervalMs`): for
    * frequent events whose job can wait a moment, such as a push for each message, so the
    * busiest topic does not cost a claim query per event. With `batch: true` the queue gets
-   * one job per claimed batch (up to 100 events), its data `{ events: [event, ...] }`.
+   * one job per claimed batch (up to 100 events), its data `{ events: [event, ...] }`. With
+   * `select` the job carries only what the queue reads of each payload, and an event it
+   * answers undefined for is not handed over at all.
    */
-  subscribe(topic: string, queueName: string, options: { immediate?: boolean; batch?: boolean } = {}): void {
+  subscribe(
+    topic: string,
+    queueName: string,
+    options: { immediate?: boolean; batch?: boolean; select?: EventSelection } = {},
+  ): void {
     this.subscriptions.set(topic, [...(this.subscriptions.get(topic) ?? []), queueName]);
     if (options.immediate ?? true) this.immediateTopics.add(topic);
     if (options.batch) this.batchQueues.add(queueName);
+    if (options.select) this.selections.set(`${topic} ${queueName}`, options.select);
   }
 
   async start(intervalMs = 2000): Promise<void> {
@@ -58,8 +80,7 @@ export class OutboxRelay {
 
   /** Whether a notification may carry an event some queue subscribes to. */
   private wanted(notification: string): boolean {
-    if (!notification.startsWith('{')) return true;
-    const topic = /"topic":"([^"]*)"/.exec(notification)?.[1];
+    const topic = topicOfNotification(notification);
     return topic === undefined || this.immediateTopics.has(topic);
   }
 
@@ -88,6 +109,17 @@ export class OutboxRelay {
     }
   }
 
+  /** The payload as the queue takes it; a selection that fails keeps it whole (the job decides). */
+  private selected(event: ClaimedEvent, queueName: string): Record<string, unknown> | undefined {
+    const select = this.selections.get(`${event.topic} ${queueName}`);
+    if (!select) return event.payload;
+    try {
+      return select(event.payload);
+    } catch {
+      return event.payload;
+    }
+  }
+
   private async relayBatch(): Promise<number> {
     const result = (await this.database.db.execute(sql`
         update outbox_events set relay_claimed_until = now() + interval '30 seconds'
@@ -103,12 +135,9 @@ export class OutboxRelay {
     const batches = new Map<string, object[]>();
     for (const event of claimed) {
       for (const queueName of this.subscriptions.get(event.topic) ?? []) {
-        const data = {
-          eventId: event.id,
-          clientId: event.client_id,
-          topic: event.topic,
-          payload: event.payload,
-        };
+        const payload = this.selected(event, queueName);
+        if (payload === undefined) continue;
+        const data = { eventId: event.id, clientId: event.client_id, topic: event.topic, payload };
         if (this.batchQueues.has(queueName))
           batches.set(queueName, [...(batches.get(queueName) ?? []), data]);
         else await this.queue.send(queueName, data);

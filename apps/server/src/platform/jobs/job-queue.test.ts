@@ -4,7 +4,9 @@ import { users } from '../../db/schema';
 import { withTenant } from '../../db/tenant';
 import { startTestServer, type TestServer } from '../../test/test-server';
 import type { DeliveredEvent } from '../events/event-bus';
-import { appendEvent } from '../events/outbox';
+import { appendEvent, eventChannel } from '../events/outbox';
+import { topicOfNotification } from '../events/outbox-relay';
+import { JobQueue, runInLanes } from './job-queue';
 
 let server: TestServer;
 beforeAll(async () => {
@@ -54,6 +56,54 @@ describe('job queue', () => {
     expect(attempts[2] - attempts[1]).toBeGreaterThanOrEqual(1950);
   });
 
+  it('drains a backlog at once instead of one fetch a polling interval, and fails a job of a fetch on its own', async () => {
+    // Jobs sent while no process works the queue, then a worker polling every 2 s: the old
+    // worker took one job a fetch and waited the interval after each, so these 40 would have
+    // taken 80 s. A retry is due after its delay, so it waits for a poll.
+    const silent = server.app.log;
+    const sender = new JobQueue(server.database, silent, { runWorkers: false });
+    const worker = new JobQueue(server.database, silent, { runWorkers: true, pollingIntervalSeconds: 2 });
+    const handler = async () => undefined;
+    await sender.start();
+    await sender.register({ name: 'test.backlog', handler });
+    const ids: string[] = [];
+    for (let i = 0; i < 40; i += 1) ids.push((await sender.send('test.backlog', { i, fail: i === 7 }))!);
+    const runs: number[] = [];
+    let failed = false;
+    await worker.start();
+    try {
+      await worker.register<{ i: number; fail: boolean }>({
+        name: 'test.backlog',
+        retryLimit: 2,
+        retryDelay: 1,
+        concurrency: 3,
+        handler: async ({ i, fail }) => {
+          runs.push(i);
+          if (fail && !failed) {
+            failed = true;
+            throw new Error('provider unavailable');
+          }
+        },
+      });
+      const states = await eventually(async () => {
+        const jobs = await Promise.all(ids.map((id) => sender.getJob('test.backlog', id)));
+        return jobs.every((job) => job?.state === 'completed') ? jobs : undefined;
+      }, 15_000);
+      // Only the failing job ran again.
+      expect(states.map((job) => job!.retryCount)).toEqual(ids.map((_, i) => (i === 7 ? 1 : 0)));
+      expect([...runs].sort((a, b) => a - b)).toEqual([...ids.keys(), 7].sort((a, b) => a - b));
+      // Sent by the working process, a job starts without waiting for the next poll.
+      const sentHere = await worker.send('test.backlog', { i: 99, fail: false });
+      await eventually(
+        async () => (await worker.getJob('test.backlog', sentHere!))?.state === 'completed',
+        15_000,
+      );
+    } finally {
+      await worker.stop();
+      await sender.stop();
+    }
+  });
+
   it('keeps the platform and identity schedules', async () => {
     expect(await server.queue.scheduledNames()).toEqual(
       expect.arrayContaining(['identity.prune-sessions', 'platform.prune-events']),
@@ -94,6 +144,33 @@ describe('outbox', () => {
     expect(seen.map((event) => event.topic)).toEqual(['test.outbox.committed']);
   });
 
+  it('reads the topic of each notification as PostgreSQL writes it, so socket-only events wait for the sweep', async () => {
+    const clientId = server.demoClientId!;
+    const notifications: string[] = [];
+    const unlisten = await server.database.listen(eventChannel, (text) => {
+      if (text.includes('test.outbox.') || !text.startsWith('{')) notifications.push(text);
+    });
+    try {
+      const append = (topic: string, payload: Record<string, unknown>) =>
+        withTenant(server.database.db, clientId, (tx) =>
+          appendEvent(tx, { clientId, topic, rooms: [], payload }),
+        );
+      await append('test.outbox.sweep-only', { topic: 'inside the payload' });
+      const largeId = await append('test.outbox.large-topic', { text: 'x'.repeat(20_000) });
+      await eventually(async () => notifications.length >= 2);
+      const inline = notifications.find((text) => text.startsWith('{'))!;
+      // PostgreSQL's json_build_object spaces the colons; reading `"topic":"…"` alone missed
+      // every topic, and each event woke the relay for a claim of its own.
+      expect(inline).toContain('"topic" : "test.outbox.sweep-only"');
+      expect(topicOfNotification(inline)).toBe('test.outbox.sweep-only');
+      // Too large to inline: only the id, so the relay cannot tell and looks.
+      expect(notifications).toContain(String(largeId));
+      expect(topicOfNotification(String(largeId))).toBeUndefined();
+    } finally {
+      await unlisten();
+    }
+  });
+
   it('delivers an event too large for a notification by reading it back', async () => {
     const clientId = server.demoClientId!;
     const text = 'x'.repeat(20_000);
@@ -116,5 +193,62 @@ describe('outbox', () => {
     expect(event.cursor).toBe(id);
     expect(event.payload.text).toBe(text);
     expect(event.rooms).toEqual([`client:${clientId}`]);
+  });
+});
+
+describe('runInLanes', () => {
+  /** A run whose end the test decides: each item's run waits for its own release. */
+  function controlled() {
+    const started: string[] = [];
+    const releases = new Map<string, () => void>();
+    const run = (item: { id: string }) =>
+      new Promise<void>((resolve, reject) => {
+        started.push(item.id);
+        releases.set(item.id, () => (item.id.endsWith('!') ? reject(new Error(item.id)) : resolve()));
+      });
+    const release = async (id: string) => {
+      releases.get(id)!();
+      for (let i = 0; i < 5; i += 1) await Promise.resolve();
+    };
+    return { started, run, release };
+  }
+
+  it('runs one key in order and other keys at once, up to the limit, and answers the failures', async () => {
+    const items = [
+      { id: 'a1', key: 'a' },
+      { id: 'b1!', key: 'b' },
+      { id: 'a2', key: 'a' },
+      { id: 'c1', key: 'c' },
+      { id: 'n1', key: undefined },
+      { id: 'b2', key: 'b' },
+    ];
+    const { started, run, release } = controlled();
+    const done = runInLanes(items, 2, (item) => item.key, run);
+    await Promise.resolve();
+    expect(started).toEqual(['a1', 'b1!']);
+    await release('a1');
+    expect(started).toEqual(['a1', 'b1!', 'a2']);
+    await release('b1!');
+    // A failure does not stop its lane: the next of that key still runs.
+    expect(started).toEqual(['a1', 'b1!', 'a2', 'b2']);
+    await release('a2');
+    expect(started).toEqual(['a1', 'b1!', 'a2', 'b2', 'c1']);
+    await release('b2');
+    await release('c1');
+    expect(started).toEqual(['a1', 'b1!', 'a2', 'b2', 'c1', 'n1']);
+    await release('n1');
+    const failures = await done;
+    expect(failures.map(({ item, error }) => [item.id, (error as Error).message])).toEqual([['b1!', 'b1!']]);
+  });
+
+  it('runs one at a time with a limit of one, in the given order', async () => {
+    const { started, run, release } = controlled();
+    const done = runInLanes([{ id: 'x' }, { id: 'y' }], 1, () => undefined, run);
+    await Promise.resolve();
+    expect(started).toEqual(['x']);
+    await release('x');
+    expect(started).toEqual(['x', 'y']);
+    await release('y');
+    expect(await done).toEqual([]);
   });
 });

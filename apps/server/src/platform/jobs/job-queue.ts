@@ -12,6 +12,55 @@ export interface JobDefinition<Data extends object = Record<string, unknown>> {
   retryBackoff?: boolean;
   /** Cron expression (UTC) for jobs that run on a schedule. */
   cron?: string;
+  /**
+   * How many of this queue's jobs one process runs at once (1 unless said: one after another,
+   * in the order they were sent). Jobs that wait on a network (a provider, a push service)
+   * want more.
+   */
+  concurrency?: number;
+  /**
+   * Jobs with the same key run one after another in the order they were sent, even when the
+   * queue runs several at once (an outbound message after the one sent before it in the
+   * same chat). Within one process; a key that cannot be read runs as a job of its own.
+   */
+  orderKey?: (data: Data) => string | undefined;
+}
+
+/** How many jobs a worker takes in one fetch, at least, whatever its concurrency. */
+export const jobsPerFetch = 10;
+
+/**
+ * Runs every item once: items with the same key one after another in their order, the rest
+ * up to `limit` at a time. Answers the items that failed, with why.
+ */
+export async function runInLanes<T>(
+  items: ReadonlyArray<T>,
+  limit: number,
+  keyOf: (item: T) => string | undefined,
+  run: (item: T) => Promise<void>,
+): Promise<Array<{ item: T; error: unknown }>> {
+  const lanes = new Map<string, T[]>();
+  items.forEach((item, index) => {
+    const key = keyOf(item) ?? `\u0000${index}`;
+    const lane = lanes.get(key);
+    if (lane) lane.push(item);
+    else lanes.set(key, [item]);
+  });
+  const waiting = [...lanes.values()];
+  const failures: Array<{ item: T; error: unknown }> = [];
+  const runner = async () => {
+    for (let lane = waiting.shift(); lane; lane = waiting.shift()) {
+      for (const item of lane) {
+        try {
+          await run(item);
+        } catch (error) {
+          failures.push({ item, error });
+        }
+      }
+    }
+  };
+  await Promise.all(Array.from({ length: Math.max(1, Math.min(limit, waiting.length)) }, runner));
+  return failures;
 }
 
 /**
@@ -22,6 +71,8 @@ export interface JobDefinition<Data extends object = Record<string, unknown>> {
 export class JobQueue {
   private readonly boss: PgBoss;
   private readonly definitions = new Map<string, JobDefinition<never>>();
+  /** This process's worker of each queue it works, to wake when a job is sent. */
+  private readonly workerIds = new Map<string, string>();
   private started = false;
 
   constructor(
@@ -61,22 +112,52 @@ export class JobQueue {
     else await this.boss.createQueue(definition.name, { name: definition.name, ...policy });
     if (!this.options.runWorkers) return;
     if (definition.cron) await this.boss.schedule(definition.name, definition.cron, {}, { tz: 'UTC' });
-    await this.boss.work<Data>(
+    const concurrency = Math.max(1, definition.concurrency ?? 1);
+    const orderKey = definition.orderKey;
+    // pg-boss's worker takes a fetch's jobs, then waits out its polling interval before the
+    // next fetch unless it is woken: one job a fetch made a queue run at most two jobs a
+    // second, and under load its backlog only grew (9,163 push plans behind after a few
+    // minutes of the realtime bench). A worker now takes several, runs them (failing each on
+    // its own), and when it found any looks again at once; it waits only when the queue is
+    // empty, and a job sent by this process wakes it.
+    let workerId: string | undefined;
+    workerId = await this.boss.work<Data>(
       definition.name,
-      { pollingIntervalSeconds: this.options.pollingIntervalSeconds ?? 1, batchSize: 1 },
-      async ([job]) => {
-        try {
-          await definition.handler(job.data);
-        } catch (error) {
-          this.logger.warn({ err: error, job: definition.name, jobId: job.id }, 'job failed; it will retry');
-          throw error;
-        }
+      {
+        pollingIntervalSeconds: this.options.pollingIntervalSeconds ?? 1,
+        batchSize: Math.max(concurrency, jobsPerFetch),
+      },
+      async (jobs) => {
+        const failures = await runInLanes(
+          jobs,
+          concurrency,
+          (job) => orderKey?.(job.data),
+          async (job) => {
+            try {
+              await definition.handler(job.data);
+            } catch (error) {
+              this.logger.warn(
+                { err: error, job: definition.name, jobId: job.id },
+                'job failed; it will retry',
+              );
+              throw error;
+            }
+          },
+        );
+        // pg-boss completes the batch's jobs still active: the failed ones are failed first.
+        for (const { item, error } of failures)
+          await this.boss.fail(definition.name, item.id, error as object);
+        if (workerId) this.boss.notifyWorker(workerId);
       },
     );
+    this.workerIds.set(definition.name, workerId);
   }
 
   async send(name: string, data: object, options: PgBoss.SendOptions = {}): Promise<string | null> {
-    return this.boss.send(name, data, options);
+    const id = await this.boss.send(name, data, options);
+    const workerId = this.workerIds.get(name);
+    if (workerId && !options.startAfter) this.boss.notifyWorker(workerId);
+    return id;
   }
 
   /** The job's state as pg-boss keeps it (for tests and the health check). */

@@ -59,11 +59,13 @@ export async function registerMailJobs(
   await queue.register({
     name: 'mail.deliver',
     retryLimit: 0,
+    concurrency: 4,
     handler: async (data) => deliver(queuedJob.parse(data).payload.mailId, 1),
   });
   await queue.register({
     name: 'mail.retry',
     retryLimit: 0,
+    concurrency: 4,
     handler: async (data) => {
       const job = retryJob.parse(data);
       await deliver(job.mailId, job.attempt);
