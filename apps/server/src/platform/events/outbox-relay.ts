@@ -121,6 +121,9 @@ export class OutboxRelay {
   }
 
   private async relayBatch(): Promise<number> {
+    // Most events feed sockets only: they are claimed and marked like the rest, but their
+    // payloads (a message and its ticket each) are not read back to be thrown away.
+    const topics = [...this.subscriptions.keys()];
     const result = (await this.database.db.execute(sql`
         update outbox_events set relay_claimed_until = now() + interval '30 seconds'
         where id in (
@@ -128,7 +131,10 @@ export class OutboxRelay {
           where relayed_at is null and (relay_claimed_until is null or relay_claimed_until < now())
           order by id limit 100
           for update skip locked)
-        returning id::text as id, client_id, topic, payload`)) as unknown as { rows: unknown[] };
+        returning id::text as id, client_id, topic,
+          case when topic = any(${sql.param(topics)}::text[]) then payload end as payload`)) as unknown as {
+      rows: unknown[];
+    };
     const claimed = result.rows as ClaimedEvent[];
     if (claimed.length === 0) return 0;
     claimed.sort((a, b) => (BigInt(a.id) < BigInt(b.id) ? -1 : 1));
