@@ -4,11 +4,20 @@
 // without bound under steady load.
 import pg from 'pg';
 
+/** Whether the job queue's table exists yet: a fresh seed has none until a server has started. */
+async function hasJobTable(client: pg.Client): Promise<boolean> {
+  const result = await client.query<{ found: string | null }>(
+    `select to_regclass('pgboss.job')::text as found`,
+  );
+  return result.rows[0].found !== null;
+}
+
 /** Jobs still to run (waiting, active or due for a retry), by queue, and the events still to relay. */
 export async function jobsWaiting(databaseUrl: string, since: Date): Promise<Record<string, number>> {
   const client = new pg.Client({ connectionString: databaseUrl });
   await client.connect();
   try {
+    if (!(await hasJobTable(client))) return {};
     // Events the outbox relay has not handed to their queues yet are jobs to come.
     const result = await client.query<{ name: string; count: string }>(
       `select name, count(*) from pgboss.job
@@ -30,6 +39,7 @@ export async function dropLeftoverJobs(databaseUrl: string, before: Date): Promi
   const client = new pg.Client({ connectionString: databaseUrl });
   await client.connect();
   try {
+    if (!(await hasJobTable(client))) return 0;
     const result = await client.query(
       `delete from pgboss.job where state in ('created', 'retry', 'active') and created_on < $1`,
       [before],

@@ -11,7 +11,8 @@ interface ClaimedEvent extends Record<string, unknown> {
   id: string;
   client_id: string;
   topic: string;
-  payload: Record<string, unknown>;
+  /** Null for a topic no queue takes (its payload is not read back). */
+  payload: Record<string, unknown> | null;
 }
 
 /**
@@ -111,12 +112,13 @@ export class OutboxRelay {
 
   /** The payload as the queue takes it; a selection that fails keeps it whole (the job decides). */
   private selected(event: ClaimedEvent, queueName: string): Record<string, unknown> | undefined {
+    const payload = event.payload ?? {};
     const select = this.selections.get(`${event.topic} ${queueName}`);
-    if (!select) return event.payload;
+    if (!select) return payload;
     try {
-      return select(event.payload);
+      return select(payload);
     } catch {
-      return event.payload;
+      return payload;
     }
   }
 
