@@ -13,25 +13,18 @@ async function hasJobTable(client: pg.Client): Promise<boolean> {
 }
 
 /** Jobs still to run (waiting, active or due for a retry), by queue, and the events still to relay. */
-export async function jobsWaiting(databaseUrl: string, since: Date): Promise<Record<string, number>> {
-  const client = new pg.Client({ connectionString: databaseUrl });
-  await client.connect();
-  try {
-    if (!(await hasJobTable(client))) return {};
-    // Events the outbox relay has not handed to their queues yet are jobs to come.
-    const result = await client.query<{ name: string; count: string }>(
-      `select name, count(*) from pgboss.job
-        where state in ('created', 'retry', 'active') and created_on >= $1 group by name
-       union all
-       select 'outbox events not yet relayed', count(*) from outbox_events
-        where relayed_at is null and created_at >= $1 having count(*) > 0
-       order by 1`,
-      [since],
-    );
-    return Object.fromEntries(result.rows.map((row) => [row.name, Number(row.count)]));
-  } finally {
-    await client.end();
-  }
+async function jobsWaiting(client: pg.Client, since: Date): Promise<Record<string, number>> {
+  // Events the outbox relay has not handed to their queues yet are jobs to come.
+  const result = await client.query<{ name: string; count: string }>(
+    `select name, count(*) from pgboss.job
+      where state in ('created', 'retry', 'active') and created_on >= $1 group by name
+     union all
+     select 'outbox events not yet relayed', count(*) from outbox_events
+      where relayed_at is null and created_at >= $1 having count(*) > 0
+     order by 1`,
+    [since],
+  );
+  return Object.fromEntries(result.rows.map((row) => [row.name, Number(row.count)]));
 }
 
 /** Removes jobs a stopped bench server left waiting, so that this run's workers do not run them. */
@@ -64,15 +57,23 @@ export async function backlogAfterLoad(
   limitSeconds = 60,
 ): Promise<BacklogFigures> {
   const started = Date.now();
-  const atEnd = await jobsWaiting(databaseUrl, since);
-  let waiting = atEnd;
-  while (Object.keys(waiting).length > 0) {
-    // Jobs due later (a retry's backoff) are not a backlog; the bench's runs make none.
-    if (Date.now() - started > limitSeconds * 1000) return { atEnd, drainedSeconds: null };
-    await new Promise((resolve) => setTimeout(resolve, 250));
-    waiting = await jobsWaiting(databaseUrl, since);
+  // One connection for the whole wait: the machine under measurement is the one polled.
+  const client = new pg.Client({ connectionString: databaseUrl });
+  await client.connect();
+  try {
+    if (!(await hasJobTable(client))) return { atEnd: {}, drainedSeconds: 0 };
+    const atEnd = await jobsWaiting(client, since);
+    let waiting = atEnd;
+    while (Object.keys(waiting).length > 0) {
+      // Jobs due later (a retry's backoff) are not a backlog; the bench's runs make none.
+      if (Date.now() - started > limitSeconds * 1000) return { atEnd, drainedSeconds: null };
+      await new Promise((resolve) => setTimeout(resolve, 250));
+      waiting = await jobsWaiting(client, since);
+    }
+    return { atEnd, drainedSeconds: (Date.now() - started) / 1000 };
+  } finally {
+    await client.end();
   }
-  return { atEnd, drainedSeconds: (Date.now() - started) / 1000 };
 }
 
 export function describeBacklog(figures: BacklogFigures): string {
