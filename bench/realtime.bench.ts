@@ -10,7 +10,6 @@
 //
 // Sockets live in two worker processes (bench/lib/socket-worker.ts): one holds the agents,
 // one the visitors; the servers run in their own processes.
-import { randomBytes } from 'node:crypto';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -19,7 +18,13 @@ import pg from 'pg';
 import { benchDatabaseUrl, ensureDatabase, parseFlags, vacuumWhenAutovacuumIsOff } from './lib/bench-db';
 import { cpuMsByPid, cpuMsOf, postgresCpuMsSince, postgresPids } from './lib/cpu';
 import { type BacklogFigures, backlogAfterLoad, describeBacklog, dropLeftoverJobs } from './lib/job-backlog';
-import { assignConversations, benchPassword, bigClientSlug, ownerOfBigClient } from './lib/owner-api';
+import {
+  assignConversations,
+  benchPassword,
+  bigClientSlug,
+  newRunTag,
+  ownerOfBigClient,
+} from './lib/owner-api';
 import { type RunningProcess, repoRoot, startScriptProcess, startServerProcess } from './lib/processes';
 import {
   type ClosedLoopResult,
@@ -45,7 +50,7 @@ const ingestConcurrency = Number(flags['ingest-concurrency'] ?? 64);
 const ingestCeiling = Number(flags['ingest-ceiling'] ?? 2000);
 /** Ports basePort (agents' server), basePort + 1 (visitors' with two processes), basePort + 10 (bare). */
 const basePort = Number(flags.port ?? 4710);
-const runTag = randomBytes(4).toString('hex');
+const runTag = newRunTag();
 
 // A visitor may send visitorChatLimits.messagesPerWindow messages per window; the first one
 // opens the ticket. Enough visitors share the rate that none is refused (one spare each).

@@ -5,13 +5,18 @@
 //
 //   npm run bench:sockets -- [--database-url URL] [--sockets 5000] [--agents 200] [--messages 10]
 //                            [--out bench/results/sockets-<sockets>.json]
-import { randomBytes } from 'node:crypto';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import WebSocket from 'ws';
 import { benchDatabaseUrl, parseFlags } from './lib/bench-db';
-import { assignConversations, benchPassword, bigClientSlug, ownerOfBigClient } from './lib/owner-api';
+import {
+  assignConversations,
+  benchPassword,
+  bigClientSlug,
+  newRunTag,
+  ownerOfBigClient,
+} from './lib/owner-api';
 import { repoRoot, startServerProcess } from './lib/processes';
 import { percentile, SocketWorker } from './lib/socket-workers';
 
@@ -22,7 +27,7 @@ const agentCount = Number(flags.agents ?? 200);
 const messageCount = Number(flags.messages ?? 10);
 const port = Number(flags.port ?? 4730);
 const socketsPerAgent = Math.ceil(socketCount / agentCount);
-const runTag = randomBytes(4).toString('hex');
+const runTag = newRunTag();
 
 const mib = (bytes: number) => `${(bytes / 1048576).toFixed(1)} MiB`;
 const settle = (milliseconds: number) => new Promise((resolve) => setTimeout(resolve, milliseconds));

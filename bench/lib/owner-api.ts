@@ -1,9 +1,19 @@
+import { randomBytes } from 'node:crypto';
 import type { PreparedConversation } from './inbound-sources';
 import { inParallel } from './inbound-sources';
 
 /** As bench/seed.ts makes them (importing the seed would run it). */
 export const bigClientSlug = 'bench-big';
 export const benchPassword = 'Bench1234!';
+
+/**
+ * A tag for one bench run, carried by every customer name the run makes. It starts with a
+ * letter: the inbox reads a filter of digits alone as a phone number, so an all-digit tag
+ * (one run in forty) would find none of the run's tickets by name.
+ */
+export function newRunTag(): string {
+  return `r${randomBytes(4).toString('hex')}`;
+}
 
 /** One JSON call to the server; a non-2xx answer throws with its body. */
 export async function json<T>(url: string, init: RequestInit & { token?: string } = {}): Promise<T> {
