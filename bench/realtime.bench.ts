@@ -6,7 +6,10 @@
 //
 //   npm run bench:realtime -- [--database-url URL] [--agents 200] [--rate 300] [--duration 20]
 //                             [--processes 1|2] [--visitors 300] [--ingest-seconds 10]
-//                             [--ingest-concurrency 64] [--out bench/results/realtime-<tickets>.json]
+//                             [--ingest-concurrency 64] [--out bench/results/realtime-<tickets>.json] [--keep]
+//
+// The run's conversations are deleted at the end, so that the next bench reads the seeded
+// data; --keep keeps them.
 //
 // Sockets live in two worker processes (bench/lib/socket-worker.ts): one holds the agents,
 // one the visitors; the servers run in their own processes.
@@ -24,6 +27,7 @@ import {
   bigClientSlug,
   newRunTag,
   ownerOfBigClient,
+  removeRunConversations,
 } from './lib/owner-api';
 import { type RunningProcess, repoRoot, startScriptProcess, startServerProcess } from './lib/processes';
 import {
@@ -369,6 +373,14 @@ try {
   );
 } finally {
   for (const server of servers) await server.stop();
+}
+// The run's conversations go, so that the next bench reads the seeded data (--keep keeps them).
+if (flags.keep !== 'true') {
+  const started = performance.now();
+  const removed = await removeRunConversations(databaseUrl, runTag);
+  console.log(
+    `  removed the run's ${removed} rooms in ${((performance.now() - started) / 1000).toFixed(1)} s`,
+  );
 }
 
 const bareUrl = new URL(databaseUrl);

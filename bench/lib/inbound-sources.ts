@@ -167,6 +167,9 @@ abstract class SocketSource implements InboundSource {
  * Each visitor registers from its own address (X-Forwarded-For; the server trusts its
  * proxy), as visitors of a shop do: the registration limit is per address.
  */
+/** How every visitor's name of a run begins (the run's tag follows "Pengunjung"). */
+export const visitorNamePrefix = (runTag: string) => `Pengunjung ${runTag}`;
+
 export class LivechatVisitorSource extends SocketSource {
   readonly name = 'livechat';
 
@@ -174,7 +177,7 @@ export class LivechatVisitorSource extends SocketSource {
     if (!ctx.widgetId) throw new Error('the live-chat source needs the widget id');
     const indexes = Array.from({ length: ctx.conversations }, (_, i) => ctx.firstConversation + i);
     return inParallel(indexes, 16, async (conversation) => {
-      const customerName = `Pengunjung ${ctx.runTag} ${conversation}`;
+      const customerName = `${visitorNamePrefix(ctx.runTag)} ${conversation}`;
       const response = await fetch(`${ctx.baseUrl}/api/livechat/widget/${ctx.widgetId}/visitors`, {
         method: 'POST',
         headers: {

@@ -1,5 +1,13 @@
-import { fillPlaceholders, type SQL, type SQLChunk, type SQLWrapper, sql } from 'drizzle-orm';
-import { PgDialect, QueryBuilder } from 'drizzle-orm/pg-core';
+import {
+  fillPlaceholders,
+  getTableColumns,
+  type SQL,
+  type SQLChunk,
+  type SQLWrapper,
+  StringChunk,
+  sql,
+} from 'drizzle-orm';
+import { PgDialect, type PgTable, QueryBuilder } from 'drizzle-orm/pg-core';
 import { splitAtParams } from './inline-params';
 
 const dialect = new PgDialect();
@@ -25,12 +33,20 @@ export function builtOnce<Values extends Record<string, unknown>>(
       rendered = { pieces, params: params.map((index) => query.params[index]) };
     }
     const filled = fillPlaceholders(rendered.params, values);
-    const chunks: SQLChunk[] = [sql.raw(rendered.pieces[0])];
+    // Text as bare string chunks and values as they are: Drizzle renders a nested SQL or a
+    // Param only after testing it against each kind of chunk in turn.
+    const chunks: SQLChunk[] = [new StringChunk(rendered.pieces[0])];
     for (let i = 0; i < filled.length; i += 1)
-      chunks.push(sql.param(filled[i]), sql.raw(rendered.pieces[i + 1]));
-    return sql.join(chunks);
+      chunks.push(valueChunk(filled[i]), new StringChunk(rendered.pieces[i + 1]));
+    return sql.fromList(chunks);
   };
 }
+
+/** A value as a chunk: a string, number, boolean or null as it is (Drizzle sends it as a parameter). */
+const valueChunk = (value: unknown): SQLChunk =>
+  value === null || (typeof value !== 'object' && typeof value !== 'function')
+    ? (value as SQLChunk)
+    : sql.param(value);
 
 /**
  * A fragment without values (column lists, expressions over columns) rendered by Drizzle once
@@ -47,5 +63,25 @@ export function renderedOnce(build: () => SQLWrapper): () => SQL {
       rendered = sql.raw(query.sql);
     }
     return rendered;
+  };
+}
+
+/**
+ * A table's columns each as its qualified name (`"tickets"."status"`), rendered once: for
+ * conditions and orders built on every request, where Drizzle would otherwise check each
+ * column's kind and table again per use. Values beside them go as plain parameters, so pass
+ * what the driver sends (ids, numbers, ISO strings), not values a column maps.
+ */
+export function renderedColumns<Table extends PgTable>(
+  table: Table,
+): () => Record<keyof Table['_']['columns'], StringChunk> {
+  let rendered: Record<string, StringChunk> | undefined;
+  return () => {
+    if (!rendered) {
+      rendered = {};
+      for (const [key, column] of Object.entries(getTableColumns(table)))
+        rendered[key] = new StringChunk(dialect.sqlToQuery(sql`${column}`).sql);
+    }
+    return rendered as Record<keyof Table['_']['columns'], StringChunk>;
   };
 }

@@ -1,6 +1,6 @@
 import type { TicketFilterQuery, TicketStatus } from '@app/contracts';
-import { and, eq, getTableColumns, gte, inArray, lte, or, type SQL, sql } from 'drizzle-orm';
-import { renderedOnce } from '../../db/built-once';
+import { and, eq, getTableColumns, inArray, or, type SQL, type StringChunk, sql } from 'drizzle-orm';
+import { builtOnce, renderedColumns, renderedOnce } from '../../db/built-once';
 import type { Executor } from '../../db/client';
 import { rawRowsOf, rowMapperOf } from '../../db/json-row';
 import { ticketCounters, tickets } from '../../db/schema';
@@ -124,11 +124,16 @@ function planBranches(request: TicketPageRequest): Branch[] {
   return branches;
 }
 
+/** The columns of tickets as rendered names, for the conditions built on every page. */
+const ticketColumn = renderedColumns(tickets);
+
+const isStatus = (status: TicketStatus) => sql`${ticketColumn().status} = ${status}`;
+
 function statusCondition(statuses: StatusPart[] | null): SQL | undefined {
   if (!statuses) return undefined;
-  const expired = sql`${tickets.expiresAt} <= now()`;
+  const expired = sql`${ticketColumn().expiresAt} <= now()`;
   const conditions = statuses.map((part) =>
-    part.expiredOnly ? and(eq(tickets.status, part.status), expired) : eq(tickets.status, part.status),
+    part.expiredOnly ? and(isStatus(part.status), expired) : isStatus(part.status),
   );
   return conditions.length === 1 ? conditions[0] : or(...conditions);
 }
@@ -140,11 +145,17 @@ function customerInfoCondition(value: string): SQL {
   return sql`lower(${tickets.customerName}) like ${containsPattern(value)}`;
 }
 
-const textArray = (values: string[]) =>
-  sql`array[${sql.join(
+const valueList = (values: ReadonlyArray<unknown>) =>
+  sql.join(
     values.map((value) => sql`${value}`),
     sql`, `,
-  )}]::text[]`;
+  );
+
+const textArray = (values: string[]) => sql`array[${valueList(values)}]::text[]`;
+
+/** `column in (values)` over a rendered column; the values go as the driver sends them. */
+const isAnyOf = (column: StringChunk, values: ReadonlyArray<unknown>) =>
+  sql`${column} in (${valueList(values)})`;
 
 /**
  * Every filter field of core-inbox §3 that does not decide the branch, and apart from them
@@ -161,22 +172,25 @@ async function filterConditions(
     if (condition) conditions.push(condition);
   };
   if (filter.customerInfo) add(customerInfoCondition(filter.customerInfo));
-  if (filter.tags?.length) add(sql`${tickets.tags} && ${textArray(filter.tags)}`);
-  if (filter.createdFrom) add(gte(tickets.createdAt, new Date(filter.createdFrom)));
-  if (filter.createdTo) add(lte(tickets.createdAt, new Date(filter.createdTo)));
-  if (filter.closedFrom) add(gte(tickets.closedAt, new Date(filter.closedFrom)));
-  if (filter.closedTo) add(lte(tickets.closedAt, new Date(filter.closedTo)));
+  const column = ticketColumn();
+  // A date goes as the timestamptz column would send it (ISO, UTC).
+  const instant = (value: string) => new Date(value).toISOString();
+  if (filter.tags?.length) add(sql`${column.tags} && ${textArray(filter.tags)}`);
+  if (filter.createdFrom) add(sql`${column.createdAt} >= ${instant(filter.createdFrom)}`);
+  if (filter.createdTo) add(sql`${column.createdAt} <= ${instant(filter.createdTo)}`);
+  if (filter.closedFrom) add(sql`${column.closedAt} >= ${instant(filter.closedFrom)}`);
+  if (filter.closedTo) add(sql`${column.closedAt} <= ${instant(filter.closedTo)}`);
   if (filter.remarksOrSubject) {
     const pattern = containsPattern(filter.remarksOrSubject);
-    add(sql`(lower(${tickets.remarks}) like ${pattern} or lower(${tickets.subject}) like ${pattern})`);
+    add(sql`(lower(${column.remarks}) like ${pattern} or lower(${column.subject}) like ${pattern})`);
   }
-  if (filter.mediaPlatform?.length) add(inArray(tickets.channel, filter.mediaPlatform));
-  if (filter.csId?.length) add(inArray(tickets.assigneeId, filter.csId));
-  if (filter.closedBy?.length) add(inArray(tickets.closedBy, filter.closedBy));
-  if (filter.createdBy?.length) add(inArray(tickets.createdBy, filter.createdBy));
-  if (filter.csGroup?.length) add(inArray(tickets.groupId, filter.csGroup));
-  if (filter.priority?.length) add(inArray(tickets.priority, filter.priority));
-  if (filter.categoryId) add(eq(tickets.categoryId, filter.categoryId));
+  if (filter.mediaPlatform?.length) add(isAnyOf(column.channel, filter.mediaPlatform));
+  if (filter.csId?.length) add(isAnyOf(column.assigneeId, filter.csId));
+  if (filter.closedBy?.length) add(isAnyOf(column.closedBy, filter.closedBy));
+  if (filter.createdBy?.length) add(isAnyOf(column.createdBy, filter.createdBy));
+  if (filter.csGroup?.length) add(isAnyOf(column.groupId, filter.csGroup));
+  if (filter.priority?.length) add(isAnyOf(column.priority, filter.priority));
+  if (filter.categoryId) add(sql`${column.categoryId} = ${filter.categoryId}`);
   if (!filter.keyword) return { conditions, keyword: null };
   // Newest created first, the page's days run from the cursor (or the filter's end) back.
   const created: CreatedRange | null =
@@ -203,10 +217,19 @@ async function filterConditions(
 const sortColumnOf = (sort: TicketSort) => (sort === 'createdAt' ? tickets.createdAt : tickets.lastMessageAt);
 
 /** Newest first; NULLS LAST spelled out so the order is exactly the indexes' order. */
-const pageOrder = (sort: TicketSort): SQL[] => [
-  sql`${sortColumnOf(sort)} desc nulls last`,
-  sql`${tickets.id} desc nulls last`,
-];
+const pageOrder: Record<TicketSort, () => SQL> = {
+  createdAt: renderedOnce(() => sql`${tickets.createdAt} desc nulls last, ${tickets.id} desc nulls last`),
+  lastMessageAt: renderedOnce(
+    () => sql`${tickets.lastMessageAt} desc nulls last, ${tickets.id} desc nulls last`,
+  ),
+};
+
+/** A branch's select up to its conditions: the columns, the sort key, the counters maybe, the table. */
+const selectHead: Record<TicketSort, () => SQL> = {
+  createdAt: renderedOnce(() => sql`${tickets.createdAt}::text as sort_key`),
+  lastMessageAt: renderedOnce(() => sql`${tickets.lastMessageAt}::text as sort_key`),
+};
+const fromTickets = renderedOnce(() => sql`from ${tickets}`);
 
 /** The same order over the union of the branches, whose columns are no longer the table's. */
 const unionOrder = (sort: TicketSort): SQL =>
@@ -220,10 +243,11 @@ const unionOrder = (sort: TicketSort): SQL =>
 export async function findTicketPage(tx: Executor, request: TicketPageRequest): Promise<TicketPageRow[]> {
   const raw = await ticketPageRows(tx, request, ticketColumnList());
   const toTicket = rowMapperOf(tickets);
+  const counters = countersOf(raw);
   return raw.map((row) => ({
     ticket: toTicket(row),
     sortKey: row.sort_key as string,
-    ...(request.withCounters ? { counters: row.tab_counters as TicketCounters } : {}),
+    ...(counters ? { counters } : {}),
   }));
 }
 
@@ -241,12 +265,22 @@ export async function findTicketPageJson(
   request: TicketPageRequest,
 ): Promise<TicketPageJsonRow[]> {
   const raw = await ticketPageRows(tx, request, ticketJsonColumns[request.sort]());
+  const counters = countersOf(raw);
   return raw.map((row) => ({
     id: Number(row.id),
     view: row.view as string,
     sortKey: row.sort_key as string,
-    ...(request.withCounters ? { counters: row.tab_counters as TicketCounters } : {}),
+    ...(counters ? { counters } : {}),
   }));
+}
+
+/**
+ * The counters a page read beside its rows: the same on every row, sent as text so that the
+ * driver does not parse them once a row; parsed here once.
+ */
+function countersOf(rows: Record<string, unknown>[]): TicketCounters | undefined {
+  const text = rows[0]?.tab_counters;
+  return typeof text === 'string' ? (JSON.parse(text) as TicketCounters) : undefined;
 }
 
 /** The page's rows with `columns` (which must include the id and the sort column), its sort key and counters. */
@@ -258,26 +292,28 @@ async function ticketPageRows(
   const { scope, sort, after, limit } = request;
   const branches = planBranches(request);
   if (branches.length === 0) return [];
-  const sortColumn = sortColumnOf(sort);
+  const column = ticketColumn();
+  const sortColumn = sort === 'createdAt' ? column.createdAt : column.lastMessageAt;
   const { conditions, keyword } = await filterConditions(tx, request);
-  const common = [eq(tickets.clientId, scope.clientId), ...conditions];
+  const common = [sql`${column.clientId} = ${scope.clientId}`, ...conditions];
   if (after) {
-    common.push(sql`(${sortColumn}, ${tickets.id}) < (${after.key}::timestamptz, ${after.id})`);
+    common.push(sql`(${sortColumn}, ${column.id}) < (${after.key}::timestamptz, ${after.id})`);
   }
   // An uncorrelated subquery: PostgreSQL reads the counters once per branch, and the page
   // costs one round trip fewer than reading them apart.
   const counters = request.withCounters
-    ? sql`, ${countersSubquery(scope.clientId, scope.userId)} as tab_counters`
+    ? sql`, ${countersSubquery({ clientId: scope.clientId, mine: `user:${scope.userId}` })}::text as tab_counters`
     : sql``;
-  const order = sql.join(pageOrder(sort), sql`, `);
+  const order = pageOrder[sort]();
+  const head = selectHead[sort]();
   const statementOf = (where: SQL[]) => {
     const query = (branch: Branch) => {
       const conditions = and(
         ...where,
         statusCondition(branch.statuses),
-        branch.assigneeIsMe ? eq(tickets.assigneeId, scope.userId) : undefined,
+        branch.assigneeIsMe ? sql`${column.assigneeId} = ${scope.userId}` : undefined,
       );
-      return sql`select ${columns}, ${sortColumn}::text as sort_key${counters} from ${tickets} where ${conditions} order by ${order} limit ${limit}`;
+      return sql`select ${columns}, ${head}${counters} ${fromTickets()} where ${conditions} order by ${order} limit ${limit}`;
     };
     const parts = branches.map(query);
     return parts.length > 1
@@ -360,16 +396,15 @@ const ticketJsonColumns: Record<TicketSort, () => SQL> = {
   ),
 };
 
-/** The counters as one json object `{ all, unassigned, mine }`, for a page's own statement. */
-function countersSubquery(clientId: string, userId: string) {
-  const mine = `user:${userId}`;
-  return sql<TicketCounters>`(select json_build_object(
+/** The counters as one json object `{ all, unassigned, mine }`, for a page's own statement; `mine` is `user:<id>`. */
+const countersSubquery = builtOnce<{ clientId: string; mine: string }>(
+  () => sql`(select json_build_object(
       'all', coalesce(sum(${ticketCounters.count}) filter (where ${ticketCounters.scope} = 'all'), 0),
       'unassigned', coalesce(sum(${ticketCounters.count}) filter (where ${ticketCounters.scope} = 'unassigned'), 0),
-      'mine', coalesce(sum(${ticketCounters.count}) filter (where ${ticketCounters.scope} = ${mine}), 0))
+      'mine', coalesce(sum(${ticketCounters.count}) filter (where ${ticketCounters.scope} = ${sql.placeholder('mine')}), 0))
     from ${ticketCounters}
-    where ${ticketCounters.clientId} = ${clientId} and ${ticketCounters.scope} in ('all', 'unassigned', ${mine}))`;
-}
+    where ${ticketCounters.clientId} = ${sql.placeholder('clientId')} and ${ticketCounters.scope} in ('all', 'unassigned', ${sql.placeholder('mine')}))`,
+);
 
 /** The open-ticket counters the trigger keeps (migration 0004): all, unassigned, and the user's. */
 export async function findTicketCounters(

@@ -93,6 +93,23 @@ describe('ticket_search', () => {
     expect(await wordsOf(first.ticket.id)).toContain("'kuningan'");
   });
 
+  it('lets a room go with its tickets, messages and their words (the cascade of a deleted room or contact)', async () => {
+    const first = await kit.inbound(kit.whatsapp, { externalId: 'gone-1', text: 'Sepatu kulit ukuran 42' });
+    await kit.inbound(kit.whatsapp, { externalId: 'gone-1', text: 'warna coklat tua' });
+    await kit.inbound(kit.whatsapp, { externalId: 'gone-1', text: 'kirim ke Bandung' });
+    expect(await wordsOf(first.ticket.id)).toContain("'coklat'");
+    // Before migration 0025 the trigger rewrote the parts of a ticket the same statement had
+    // deleted, and the second rewrite failed the parts' foreign key.
+    await kit.server.database.query('delete from chat_rooms where id = $1', [first.roomId]);
+    const left = await kit.server.database.query<{ tickets: number; messages: number; parts: number }>(
+      `select (select count(*)::int from tickets where id = $1) as tickets,
+              (select count(*)::int from messages where ticket_id = $1) as messages,
+              (select count(*)::int from ticket_search where ticket_id = $1) as parts`,
+      [first.ticket.id],
+    );
+    expect(left).toEqual([{ tickets: 0, messages: 0, parts: 0 }]);
+  });
+
   it('begins a new part when the last is full, and an edit rebuilds only the part that held it', async () => {
     // One message of 300 distinct words fills part 0 past its 256 words.
     const long = Array.from({ length: 300 }, (_, i) => `kata${i}`).join(' ');
