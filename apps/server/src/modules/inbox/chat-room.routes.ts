@@ -21,6 +21,7 @@ import {
 import { z } from 'zod';
 import type { App } from '../../platform/http/app';
 import { badRequest } from '../../platform/http/http-errors';
+import { presented } from '../../platform/http/presented-response';
 import { callerOf, permission } from '../../platform/http/route-access';
 import type { ChatRoomService } from './chat-room.service';
 import type { OutboundMessageService } from './outbound-message.service';
@@ -57,7 +58,8 @@ export function registerChatRoomRoutes(
     {
       schema: schema({
         querystring: ticketIdQuery,
-        response: { 200: ticketDetailResponse, ...inboxRouteErrors },
+        // Built field by field (presentTicket, the contact's fields named one by one).
+        response: { 200: presented(ticketDetailResponse), ...inboxRouteErrors },
       }),
       config: { access: read },
     },

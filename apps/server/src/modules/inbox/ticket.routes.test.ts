@@ -412,6 +412,9 @@ describe('GET chatRoom/detail', () => {
     expect(owner.body.channel).toEqual({ accountId: kit.whatsapp.id, name: kit.whatsapp.name });
     expect(owner.body.earlierTickets.map((ticket) => ticket.id)).toEqual([earlier.ticket.id]);
     expect(owner.body.otherActiveTicketIds).toEqual([]);
+    // Written by PostgreSQL (json-views.ts), the earlier ticket reads as the ticket call presents it.
+    const alone = await call<TicketSummary>('GET', `/api/csp/tickets/${earlier.ticket.id}`, kit.tokens.owner);
+    expect(owner.body.earlierTickets[0]).toEqual(alone.body);
 
     // agent2 sees the queue but not what agent1 held: the earlier ticket is left out, and opened alone it is a 404.
     const agent2 = await detailOf(kit.tokens.agent2, current.ticket.id);
