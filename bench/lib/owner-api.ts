@@ -98,7 +98,7 @@ export async function assignConversations(
  * every filtered list after it walked past them (ten runs made the ticket list twice as dear).
  * The contacts stay: rooms refer to their contact by a column without an index, so deleting a
  * contact reads every room of the database (1,112 contacts took two minutes at a million
- * tickets). Answers how many rooms went.
+ * tickets, with the test suite running beside it). Answers how many rooms went.
  */
 export async function removeRunConversations(databaseUrl: string, runTag: string): Promise<number> {
   const client = new pg.Client({ connectionString: databaseUrl });

@@ -1,4 +1,4 @@
-import type { MessageView, TicketDetailResponse, TicketStatus, TicketSummary } from '@app/contracts';
+import type { MessageView, TicketStatus, TicketSummary } from '@app/contracts';
 import type { Database } from '../../db/client';
 import { rowMapperOf } from '../../db/json-row';
 import { channelAccounts, contacts, tickets } from '../../db/schema';
@@ -61,28 +61,21 @@ export class ChatRoomService {
         }))
         .filter((other) => other.id !== ticket.id && canSeeTicket(scope, other));
       // The other tickets come written as JSON by PostgreSQL; the rest is written here.
-      const parts: { [Key in keyof TicketDetailResponse]: string } = {
-        ticket: JSON.stringify(presentTicket(ticket)),
-        contact: JSON.stringify({
-          contactId: contact.id,
-          name: contact.name,
-          phone: contact.phone,
-          email: contact.email,
-          avatarUrl: contact.avatarUrl,
-          notes: contact.notes,
-          createdAt: contact.createdAt.toISOString(),
-        }),
-        earlierTickets: jsonArrayOf(others.slice(0, historyLimit).map((other) => other.view)),
-        otherActiveTicketIds: JSON.stringify(others.filter(isOpen).map((other) => other.id)),
-        channel: JSON.stringify({
-          accountId: ticket.channelAccountId,
-          name: account?.name ?? ticket.channel,
-        }),
+      const contactView = {
+        contactId: contact.id,
+        name: contact.name,
+        phone: contact.phone,
+        email: contact.email,
+        avatarUrl: contact.avatarUrl,
+        notes: contact.notes,
+        createdAt: contact.createdAt.toISOString(),
       };
+      const channel = { accountId: ticket.channelAccountId, name: account?.name ?? ticket.channel };
       return new JsonText(
-        `{${Object.entries(parts)
-          .map(([key, json]) => `"${key}":${json}`)
-          .join(',')}}`,
+        `{"ticket":${JSON.stringify(presentTicket(ticket))},"contact":${JSON.stringify(contactView)},` +
+          `"earlierTickets":${jsonArrayOf(others.slice(0, historyLimit).map((other) => other.view))},` +
+          `"otherActiveTicketIds":${JSON.stringify(others.filter(isOpen).map((other) => other.id))},` +
+          `"channel":${JSON.stringify(channel)}}`,
       );
     });
   }
