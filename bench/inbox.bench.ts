@@ -6,6 +6,8 @@
 //   npm run bench:inbox -- [--database-url URL] [--duration 10] [--connections 16]
 //                          [--processes 1|2] [--out bench/results/<name>.json] [--probe-requests 20]
 //                          [--statement-timeout 30] [--allow-migrate] [--only chatRoom,search]
+//                          [--rate 400 | --rate 50%]   (each read again in an open loop: at that rate,
+//                          or at that share of what the line served in the closed loop)
 //
 // The database is the one bench/seed.ts filled (bench-big and its giant room). The bench only
 // reads it, except for the messages its agents send and the bare INSERT's own table.
@@ -33,6 +35,7 @@ import {
   failureStatuses,
   machine,
   maskedUrl,
+  printAtRate,
   printHeader,
   printProbes,
   type RunHeader,
@@ -49,6 +52,20 @@ const connections = Number(flags.connections ?? 16);
 const processCount = Number(flags.processes ?? 1);
 const probeRequests = Number(flags['probe-requests'] ?? 20);
 const statementTimeoutSeconds = Number(flags['statement-timeout'] ?? 30);
+/**
+ * Each read again in an open loop, beside the bare SELECT in the same: `--rate 400` at 400
+ * requests a second for every line, `--rate 50%` at half of what each line (and the bare
+ * SELECT) served at `connections` in the closed loop just before.
+ */
+const rateFlag = flags.rate ?? null;
+const rateFraction = rateFlag?.endsWith('%') ? Number(rateFlag.slice(0, -1)) / 100 : null;
+const fixedRate = rateFlag !== null && rateFraction === null ? Number(rateFlag) : null;
+if (rateFlag !== null && !((fixedRate ?? 0) > 0 || ((rateFraction ?? 0) > 0 && (rateFraction ?? 0) <= 1))) {
+  throw new Error("--rate is requests a second (400) or a share of each line's closed-loop rate (50%)");
+}
+/** The open loop's rate for a line that served `closedRps` in the closed loop, if any. */
+const openRateFor = (closedRps: number): number | null =>
+  fixedRate ?? (rateFraction === null ? null : Math.max(1, Math.round(closedRps * rateFraction)));
 if (processCount !== 1 && processCount !== 2) throw new Error('--processes is 1 or 2');
 /** Only these lines (by key, e.g. `chatRoom,ticketList`) beside the bare ones: for profiling one target. */
 const only = flags.only ? new Set(flags.only.split(',')) : null;
@@ -374,6 +391,17 @@ try {
   figures.push(bareFigure('bareSelect', 'bare SELECT (one indexed row)', bareSelect));
   const bareInsert = await measure(bareInsertTargets, [bare.url]);
   figures.push(bareFigure('bareInsert', 'bare INSERT (one message-shaped row)', bareInsert));
+  /** The load at a fixed rate: requests start on the clock and are timed from when they were due. */
+  const atRate = (rate: number, targets: LoadTarget[], baseUrls = apiUrls) =>
+    runLoad(specOf(baseUrls, targets, { rate, warmupRequests: connections }));
+  const bareRate = openRateFor(bareSelect.rps);
+  const bareSelectAtRate = bareRate === null ? null : await atRate(bareRate, bareSelectTargets, [bare.url]);
+  if (bareSelectAtRate && bareRate !== null) {
+    const atRateFigure = { rate: bareRate, result: bareSelectAtRate, bareSelect: bareSelectAtRate };
+    printAtRate(atRateFigure);
+    const bareFigureOfSelect = figures.find((figure) => figure.key === 'bareSelect');
+    if (bareFigureOfSelect) bareFigureOfSelect.atRate = atRateFigure;
+  }
 
   /** A read under load, then each probe target alone (by default: every target, when several rotate). */
   const read = async (
@@ -387,6 +415,13 @@ try {
     const result = await measure(targets);
     const figure = readFigure(key, label, result, bareSelect);
     warnFailures(label, result);
+    const rate = openRateFor(result.rps);
+    if (bareSelectAtRate && rate !== null) {
+      const paced = await atRate(rate, targets);
+      figure.atRate = { rate, result: paced, bareSelect: bareSelectAtRate };
+      printAtRate(figure.atRate);
+      warnFailures(`${label} at ${rate} req/s`, paced);
+    }
     if (probeTargets.length > 0) {
       figure.probes = await probe(probeTargets, pathOf);
       printProbes(figure.probes, bareSelect);

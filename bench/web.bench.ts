@@ -4,6 +4,7 @@
 // The server runs in its own process and serves apps/web/dist: run `npm run build` first.
 // Usage: npm run bench:web -- [--database-url URL] [--rows 10000] [--chat-messages 100000]
 //          [--chat-seconds 240] [--port 3470] [--web-dist DIR] [--only initial,list,chat] [--keep-traces]
+//          [--out FILE]   (default bench/results/web-<tickets>.json)
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -552,7 +553,9 @@ try {
     chatRoom: chat,
     failures,
   };
-  const out = path.join(repoRoot, 'bench/results', `web-${dataset.tickets}.json`);
+  const out = flags.out
+    ? path.resolve(flags.out)
+    : path.join(repoRoot, 'bench/results', `web-${dataset.tickets}.json`);
   mkdirSync(path.dirname(out), { recursive: true });
   writeFileSync(out, `${JSON.stringify(result, null, 2)}\n`);
   console.log(`\nwritten ${path.relative(repoRoot, out)} (load average ${result.loadAverage.join(' ')})`);

@@ -11,7 +11,7 @@ const agents = spec.baseUrls.map(() => new http.Agent({ keepAlive: true, maxSock
 const runId = `${Date.now().toString(36)}${process.pid.toString(36)}`;
 let sent = 0;
 
-function once(index: number): Promise<{ ms: number; status: number }> {
+function once(index: number, due?: number): Promise<{ ms: number; status: number }> {
   const target = spec.targets[index % spec.targets.length];
   const base = new URL(spec.baseUrls[index % spec.baseUrls.length]);
   const agent = agents[index % agents.length];
@@ -20,7 +20,7 @@ function once(index: number): Promise<{ ms: number; status: number }> {
     target.body === undefined
       ? undefined
       : JSON.stringify(target.body).replaceAll('{{unique}}', `${runId}-${sent}`);
-  const started = performance.now();
+  const started = due ?? performance.now();
   return new Promise((resolve) => {
     const request = http.request(
       {
@@ -49,24 +49,58 @@ function once(index: number): Promise<{ ms: number; status: number }> {
   });
 }
 
-async function drive(total: number | null, seconds: number | null): Promise<LoadResult> {
-  const samples: number[] = [];
-  const statuses: Record<string, number> = {};
+/** Closed loop: every connection sends its next request as soon as the last one answers. */
+async function closedLoop(
+  more: (issued: number) => boolean,
+  record: (answer: { ms: number; status: number }) => void,
+): Promise<void> {
   let issued = 0;
-  const started = performance.now();
-  const deadline = seconds === null ? Number.POSITIVE_INFINITY : started + seconds * 1000;
-  const more = () => (total === null || issued < total) && performance.now() < deadline;
   await Promise.all(
     Array.from({ length: spec.connections }, async () => {
-      while (more()) {
+      while (more(issued)) {
         const index = issued;
         issued += 1;
-        const { ms, status } = await once(index);
-        samples.push(ms);
-        statuses[status] = (statuses[status] ?? 0) + 1;
+        record(await once(index));
       }
     }),
   );
+}
+
+/** Open loop: request i is due at start + i / rate, and is sent then even if others are in flight. */
+async function openLoop(
+  rate: number,
+  more: (issued: number) => boolean,
+  record: (answer: { ms: number; status: number }) => void,
+): Promise<void> {
+  const started = performance.now();
+  const inFlight: Array<Promise<void>> = [];
+  let issued = 0;
+  while (more(issued)) {
+    const due = started + (issued * 1000) / rate;
+    const wait = due - performance.now();
+    if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait));
+    // Everything due by now goes at once, each timed from its own due time.
+    while (more(issued) && started + (issued * 1000) / rate <= performance.now()) {
+      const index = issued;
+      issued += 1;
+      inFlight.push(once(index, started + (index * 1000) / rate).then(record));
+    }
+  }
+  await Promise.all(inFlight);
+}
+
+async function drive(total: number | null, seconds: number | null): Promise<LoadResult> {
+  const samples: number[] = [];
+  const statuses: Record<string, number> = {};
+  const started = performance.now();
+  const deadline = seconds === null ? Number.POSITIVE_INFINITY : started + seconds * 1000;
+  const more = (issued: number) => (total === null || issued < total) && performance.now() < deadline;
+  const record = ({ ms, status }: { ms: number; status: number }) => {
+    samples.push(ms);
+    statuses[status] = (statuses[status] ?? 0) + 1;
+  };
+  if (spec.rate) await openLoop(spec.rate, more, record);
+  else await closedLoop(more, record);
   const elapsed = (performance.now() - started) / 1000;
   samples.sort((a, b) => a - b);
   const at = (p: number) =>

@@ -24,6 +24,14 @@ export interface LoadSpec {
   headers?: Record<string, string>;
   /** Taken in turn, request by request. */
   targets: LoadTarget[];
+  /**
+   * Open loop: requests start at this fixed rate a second, whether or not earlier ones have
+   * answered, and each is timed from when it was due (a late start counts against the server,
+   * so a stall is not hidden by the load waiting for it). `connections` then caps the sockets;
+   * a request waiting for one waits on the clock. Without it the load is a closed loop: each
+   * connection sends its next request when the last one answers, which saturates the machine.
+   */
+  rate?: number;
 }
 
 export interface LoadResult {

@@ -15,6 +15,8 @@ export interface Figure {
   result: LoadResult;
   /** Reads: p95 ÷ bare SELECT p95. Writes: req/s ÷ bare INSERT req/s. */
   ratio: number | null;
+  /** The same targets at a fixed rate (open loop, `--rate`), beside the bare SELECT at that rate. */
+  atRate?: { rate: number; result: LoadResult; bareSelect: LoadResult };
   /** Single-connection probes of each rotated target, to show which one is slow. */
   probes?: Array<{ label: string; result: LoadResult }>;
   /** For a write: the jobs it started still waiting when its load stopped, and how long they took (job-backlog.ts). */
@@ -84,6 +86,12 @@ export function writeFigure(key: string, label: string, result: LoadResult, bare
 export function bareFigure(key: string, label: string, result: LoadResult): Figure {
   console.log(formatResult(label, result));
   return { key, label, kind: 'bare', result, ratio: null };
+}
+
+/** A figure's open-loop line, indented under it: the same targets at a fixed rate. */
+export function printAtRate(atRate: NonNullable<Figure['atRate']>): void {
+  const { rate, result, bareSelect } = atRate;
+  console.log(`    ${formatResult(`at ${rate} req/s, open loop`, result, bareSelect)}`);
 }
 
 /** The per-target probes under a figure, indented, with their own p95 ratio. */

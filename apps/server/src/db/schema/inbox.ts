@@ -109,7 +109,12 @@ export const chatRooms = pgTable(
     lastMessageAt: timestamp('last_message_at', { withTimezone: true }),
     createdAt: createdAt(),
   },
-  (table) => [uniqueIndex('chat_rooms_identity_unique').on(table.contactIdentityId)],
+  (table) => [
+    uniqueIndex('chat_rooms_identity_unique').on(table.contactIdentityId),
+    // For the cascades: without them, deleting one contact or channel account reads every room.
+    index('chat_rooms_contact_idx').on(table.contactId),
+    index('chat_rooms_channel_account_idx').on(table.channelAccountId),
+  ],
 );
 
 /**
