@@ -60,7 +60,8 @@ const statementTimeoutSeconds = Number(flags['statement-timeout'] ?? 30);
 const rateFlag = flags.rate ?? null;
 const rateFraction = rateFlag?.endsWith('%') ? Number(rateFlag.slice(0, -1)) / 100 : null;
 const fixedRate = rateFlag !== null && rateFraction === null ? Number(rateFlag) : null;
-if (rateFlag !== null && !((fixedRate ?? 0) > 0 || ((rateFraction ?? 0) > 0 && (rateFraction ?? 0) <= 1))) {
+const rateIsValid = rateFraction !== null ? rateFraction > 0 && rateFraction <= 1 : (fixedRate ?? 1) > 0;
+if (!rateIsValid) {
   throw new Error("--rate is requests a second (400) or a share of each line's closed-loop rate (50%)");
 }
 /** The open loop's rate for a line that served `closedRps` in the closed loop, if any. */

@@ -161,15 +161,15 @@ abstract class SocketSource implements InboundSource {
   }
 }
 
+/** How every visitor's name of a run begins (the run's tag follows "Pengunjung"). */
+export const visitorNamePrefix = (runTag: string) => `Pengunjung ${runTag}`;
+
 /**
  * Live-chat visitors, as the widget is: the pre-chat form (POST …/visitors) gives a token,
  * the socket /api/livechat/ws carries messages, and the first message opens the ticket.
  * Each visitor registers from its own address (X-Forwarded-For; the server trusts its
  * proxy), as visitors of a shop do: the registration limit is per address.
  */
-/** How every visitor's name of a run begins (the run's tag follows "Pengunjung"). */
-export const visitorNamePrefix = (runTag: string) => `Pengunjung ${runTag}`;
-
 export class LivechatVisitorSource extends SocketSource {
   readonly name = 'livechat';
 

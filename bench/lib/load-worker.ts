@@ -73,17 +73,16 @@ async function openLoop(
   record: (answer: { ms: number; status: number }) => void,
 ): Promise<void> {
   const started = performance.now();
+  const dueOf = (index: number) => started + (index * 1000) / rate;
   const inFlight: Array<Promise<void>> = [];
   let issued = 0;
   while (more(issued)) {
-    const due = started + (issued * 1000) / rate;
-    const wait = due - performance.now();
+    const wait = dueOf(issued) - performance.now();
     if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait));
     // Everything due by now goes at once, each timed from its own due time.
-    while (more(issued) && started + (issued * 1000) / rate <= performance.now()) {
-      const index = issued;
+    while (more(issued) && dueOf(issued) <= performance.now()) {
+      inFlight.push(once(issued, dueOf(issued)).then(record));
       issued += 1;
-      inFlight.push(once(index, started + (index * 1000) / rate).then(record));
     }
   }
   await Promise.all(inFlight);

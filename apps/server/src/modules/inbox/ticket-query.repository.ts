@@ -214,7 +214,11 @@ async function filterConditions(
   return { conditions, keyword };
 }
 
-const sortColumnOf = (sort: TicketSort) => (sort === 'createdAt' ? tickets.createdAt : tickets.lastMessageAt);
+const sortKeyOf = { createdAt: 'createdAt', lastMessageAt: 'lastMessageAt' } as const satisfies Record<
+  TicketSort,
+  keyof typeof tickets._.columns
+>;
+const sortColumnOf = (sort: TicketSort) => tickets[sortKeyOf[sort]];
 
 /** Newest first; NULLS LAST spelled out so the order is exactly the indexes' order. */
 const pageOrder: Record<TicketSort, () => SQL> = {
@@ -224,8 +228,8 @@ const pageOrder: Record<TicketSort, () => SQL> = {
   ),
 };
 
-/** A branch's select up to its conditions: the columns, the sort key, the counters maybe, the table. */
-const selectHead: Record<TicketSort, () => SQL> = {
+/** The page's sort key as text (`sort_key`), for the keyset cursor. */
+const sortKeyColumn: Record<TicketSort, () => SQL> = {
   createdAt: renderedOnce(() => sql`${tickets.createdAt}::text as sort_key`),
   lastMessageAt: renderedOnce(() => sql`${tickets.lastMessageAt}::text as sort_key`),
 };
@@ -293,7 +297,7 @@ async function ticketPageRows(
   const branches = planBranches(request);
   if (branches.length === 0) return [];
   const column = ticketColumn();
-  const sortColumn = sort === 'createdAt' ? column.createdAt : column.lastMessageAt;
+  const sortColumn = column[sortKeyOf[sort]];
   const { conditions, keyword } = await filterConditions(tx, request);
   const common = [sql`${column.clientId} = ${scope.clientId}`, ...conditions];
   if (after) {
@@ -305,7 +309,7 @@ async function ticketPageRows(
     ? sql`, ${countersSubquery({ clientId: scope.clientId, mine: `user:${scope.userId}` })}::text as tab_counters`
     : sql``;
   const order = pageOrder[sort]();
-  const head = selectHead[sort]();
+  const head = sortKeyColumn[sort]();
   const statementOf = (where: SQL[]) => {
     const query = (branch: Branch) => {
       const conditions = and(
