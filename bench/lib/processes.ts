@@ -73,6 +73,8 @@ function track(child: ChildProcess, url: string): RunningProcess {
  */
 export async function startServerProcess(options: {
   databaseUrl: string;
+  /** The checkout whose server runs (another commit's worktree, for bench:ab); this one by default. */
+  root?: string;
   port: number;
   role?: 'all' | 'web' | 'worker';
   env?: Record<string, string>;
@@ -87,11 +89,11 @@ export async function startServerProcess(options: {
       ...(options.nodeArgs ?? process.env.BENCH_SERVER_NODE_ARGS?.split(' ').filter(Boolean) ?? []),
       '--import',
       'tsx',
-      path.join(repoRoot, 'apps/server/src/main.ts'),
+      path.join(options.root ?? repoRoot, 'apps/server/src/main.ts'),
       `--role=${options.role ?? 'all'}`,
     ],
     {
-      cwd: repoRoot,
+      cwd: options.root ?? repoRoot,
       stdio: ['ignore', 'ignore', 'inherit'],
       env: {
         ...process.env,

@@ -279,6 +279,50 @@ export async function findTicketPageJson(
 }
 
 /**
+ * A page as one row: its tickets' JSON joined by commas in order (`views`, the row read past
+ * the page left out), how many rows were read (`n`: one more than the page when another
+ * follows), the page's last sort key and id for the cursor, and the counters when asked for.
+ * The driver then reads one text value instead of a row a ticket: on a 50-row page that was
+ * a quarter to a third of the server's CPU for a list page, for the same work in PostgreSQL.
+ */
+export interface TicketPageText {
+  /** Rows read, up to `limit` (the page size and one). */
+  count: number;
+  /** The page's `TicketSummary` objects joined by commas, without brackets; '' when empty. */
+  views: string;
+  /** Where the page ended, when it is full. */
+  last: KeysetPosition | null;
+  counters?: TicketCounters;
+}
+
+/** The page `request` asks for, as `TicketPageText` (`limit` is the page size and one). */
+export async function findTicketPageText(tx: Executor, request: TicketPageRequest): Promise<TicketPageText> {
+  const [row] = await ticketPageRows(tx, request, ticketJsonColumns[request.sort](), true);
+  if (!row) return { count: 0, views: '', last: null };
+  const counters = countersOf([row]);
+  return {
+    count: Number(row.n),
+    views: (row.views as string | null) ?? '',
+    last: row.last_key === null ? null : { key: row.last_key as string, id: Number(row.last_id) },
+    ...(counters ? { counters } : {}),
+  };
+}
+
+/**
+ * Wraps a page statement so that it answers `TicketPageText`'s one row. The rows come in the
+ * page's order from the statement's own `order by … limit`, which the numbering keeps without
+ * sorting again; the join is ordered by that number all the same.
+ */
+function joinedPage(statement: SQL, sort: TicketSort, limit: number, counters: SQL): SQL {
+  const pageSize = limit - 1;
+  return sql`select count(*) as n,
+    string_agg(page_row.view, ',' order by page_row.ord) filter (where page_row.ord <= ${pageSize}) as views,
+    max(page_row.sort_key) filter (where page_row.ord = ${pageSize}) as last_key,
+    max(page_row.id) filter (where page_row.ord = ${pageSize}) as last_id${counters}
+    from (select page.*, row_number() over (order by ${unionOrder(sort)}) as ord from (${statement}) page) page_row`;
+}
+
+/**
  * The counters a page read beside its rows: the same on every row, sent as text so that the
  * driver does not parse them once a row; parsed here once.
  */
@@ -287,11 +331,15 @@ function countersOf(rows: Record<string, unknown>[]): TicketCounters | undefined
   return typeof text === 'string' ? (JSON.parse(text) as TicketCounters) : undefined;
 }
 
-/** The page's rows with `columns` (which must include the id and the sort column), its sort key and counters. */
+/**
+ * The page's rows with `columns` (which must include the id and the sort column), its sort key
+ * and counters; or, `joined`, the one row `joinedPage` makes of them.
+ */
 async function ticketPageRows(
   tx: Executor,
   request: TicketPageRequest,
   columns: SQL,
+  joined = false,
 ): Promise<Record<string, unknown>[]> {
   const { scope, sort, after, limit } = request;
   const branches = planBranches(request);
@@ -308,6 +356,8 @@ async function ticketPageRows(
   const counters = request.withCounters
     ? sql`, ${countersSubquery({ clientId: scope.clientId, mine: `user:${scope.userId}` })}::text as tab_counters`
     : sql``;
+  // A joined page reads the counters once, beside the rows it joins.
+  const branchCounters = joined ? sql`` : counters;
   const order = pageOrder[sort]();
   const head = sortKeyColumn[sort]();
   const statementOf = (where: SQL[]) => {
@@ -317,7 +367,7 @@ async function ticketPageRows(
         statusCondition(branch.statuses),
         branch.assigneeIsMe ? sql`${column.assigneeId} = ${scope.userId}` : undefined,
       );
-      return sql`select ${columns}, ${head}${counters} ${fromTickets()} where ${conditions} order by ${order} limit ${limit}`;
+      return sql`select ${columns}, ${head}${branchCounters} ${fromTickets()} where ${conditions} order by ${order} limit ${limit}`;
     };
     const parts = branches.map(query);
     return parts.length > 1
@@ -334,9 +384,10 @@ async function ticketPageRows(
   for (;;) {
     const where = match ? [...common, match.condition] : common;
     if (where.includes(nothingMatches)) return [];
-    const statement = statementOf(where);
+    const statement = joined ? joinedPage(statementOf(where), sort, limit, counters) : statementOf(where);
     const rows = await rawRowsOf(tx, ownPlan ? withGenericPlan(statement) : statement);
-    if (rows.length >= limit || !match?.wider) return rows;
+    const count = joined ? Number(rows[0]?.n ?? 0) : rows.length;
+    if (count >= limit || !match?.wider) return rows;
     match = await match.wider();
   }
 }

@@ -4,11 +4,11 @@ import { readInTenant } from '../../db/tenant';
 import { badRequest } from '../../platform/http/http-errors';
 import { JsonText } from '../../platform/http/presented-response';
 import type { InboxScope } from './inbox.policy';
-import { jsonArrayOf } from './json-views';
 import {
   findTicketCounters,
   findTicketPage,
   findTicketPageJson,
+  findTicketPageText,
   type KeysetPosition,
   type TicketCounters,
   type TicketPageJsonRow,
@@ -105,7 +105,7 @@ export class TicketQueryService {
 
   /**
    * A page of the inbox or the ticket table with the caller's tab counts, each ticket written
-   * as JSON by PostgreSQL (json-views.ts).
+   * as JSON by PostgreSQL (json-views.ts) and the page joined there into one text.
    */
   async list(
     scope: InboxScope,
@@ -113,12 +113,12 @@ export class TicketQueryService {
     defaultStatuses: readonly TicketStatus[],
   ): Promise<JsonText> {
     return readInTenant(this.db, scope.clientId, async (tx) => {
-      const page = await this.pageJson(tx, scope, query, defaultStatuses, { withCounters: true });
+      const page = await findTicketPageText(tx, pageRequestOf(scope, query, defaultStatuses, true));
       const counters = page.counters ?? (await findTicketCounters(tx, scope.clientId, scope.userId));
-      const content = jsonArrayOf(page.rows.map((row) => row.view));
+      const nextCursor = page.count > query.pageSize && page.last ? encodeCursor(page.last) : null;
       const counts = JSON.stringify(tabCountsOf(scope, counters));
       return new JsonText(
-        `{"content":${content},"nextCursor":${JSON.stringify(page.nextCursor)},"counts":${counts}}`,
+        `{"content":[${page.views}],"nextCursor":${JSON.stringify(nextCursor)},"counts":${counts}}`,
       );
     });
   }
