@@ -282,8 +282,8 @@ export async function findTicketPageJson(
  * A page as one row: its tickets' JSON joined by commas in order (`views`, the row read past
  * the page left out), how many rows were read (`n`: one more than the page when another
  * follows), the page's last sort key and id for the cursor, and the counters when asked for.
- * The driver then reads one text value instead of a row a ticket: on a 50-row page that was
- * a quarter to a third of the server's CPU for a list page, for the same work in PostgreSQL.
+ * The driver then reads one text value instead of a row a ticket: reading 51 rows was a quarter
+ * to a third of the server's CPU for a list page, and PostgreSQL does the same work either way.
  */
 export interface TicketPageText {
   /** Rows read, up to `limit` (the page size and one). */

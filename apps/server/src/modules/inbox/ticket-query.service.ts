@@ -10,7 +10,6 @@ import {
   findTicketPageJson,
   findTicketPageText,
   type KeysetPosition,
-  type TicketCounters,
   type TicketPageJsonRow,
   type TicketPageRequest,
   type TicketPageRow,
@@ -49,8 +48,6 @@ export function decodeCursor(cursor: string | undefined): KeysetPosition | null 
 export interface TicketPage {
   rows: TicketPageRow[];
   nextCursor: string | null;
-  /** The tab counters, when asked for and the page has rows. */
-  counters?: TicketCounters;
 }
 
 /**
@@ -136,27 +133,22 @@ export class TicketQueryService {
     scope: InboxScope,
     query: TicketFilterQuery,
     defaultStatuses: readonly TicketStatus[],
-    options: { withCounters?: boolean } = {},
   ): Promise<TicketPage> {
-    const rows = await findTicketPage(tx, pageRequestOf(scope, query, defaultStatuses, options.withCounters));
-    return { ...keysetPageOf(rows, query.pageSize, (row) => row.ticket.id), counters: rows[0]?.counters };
+    const rows = await findTicketPage(tx, pageRequestOf(scope, query, defaultStatuses));
+    return keysetPageOf(rows, query.pageSize, (row) => row.ticket.id);
   }
 
   /**
    * The same keyset page with each ticket written as `TicketSummary` JSON by PostgreSQL
-   * (json-views.ts), for answers that carry tickets as they are (the lists, search).
+   * (json-views.ts), for answers that splice each ticket into their own items (search).
    */
   async pageJson(
     tx: Executor,
     scope: InboxScope,
     query: TicketFilterQuery,
     defaultStatuses: readonly TicketStatus[],
-    options: { withCounters?: boolean } = {},
-  ): Promise<{ rows: TicketPageJsonRow[]; nextCursor: string | null; counters?: TicketCounters }> {
-    const rows = await findTicketPageJson(
-      tx,
-      pageRequestOf(scope, query, defaultStatuses, options.withCounters),
-    );
-    return { ...keysetPageOf(rows, query.pageSize, (row) => row.id), counters: rows[0]?.counters };
+  ): Promise<{ rows: TicketPageJsonRow[]; nextCursor: string | null }> {
+    const rows = await findTicketPageJson(tx, pageRequestOf(scope, query, defaultStatuses));
+    return keysetPageOf(rows, query.pageSize, (row) => row.id);
   }
 }
