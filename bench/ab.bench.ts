@@ -20,7 +20,7 @@ import path from 'node:path';
 import pg from 'pg';
 import { benchDatabaseUrl, parseFlags } from './lib/bench-db';
 import { startCpuCount } from './lib/cpu';
-import { tableFilters } from './lib/list-filters';
+import { searchWords, tableFilters } from './lib/list-filters';
 import { type LoadTarget, runLoad } from './lib/load';
 import { ownerOfBigClient } from './lib/owner-api';
 import {
@@ -53,64 +53,6 @@ function worktreeOf(revision: string): string {
 }
 const baseTree = flags.base ? worktreeOf(flags.base) : undefined;
 
-const database = new pg.Client({ connectionString: databaseUrl });
-await database.connect();
-const client = (await database.query('select id from clients where slug = $1', [bigClientSlug])).rows[0];
-if (!client) throw new Error(`no client "${bigClientSlug}": run bench:seed first`);
-const giant = (
-  await database.query('select id from chat_rooms where client_id = $1 and name = $2', [
-    client.id,
-    giantRoomName,
-  ])
-).rows[0];
-const bareIds = (await database.query('select id from tickets order by id limit 2000')).rows.map(
-  (row) => row.id,
-);
-await database.end();
-
-const started: RunningProcess[] = [];
-const start = async (launch: Promise<RunningProcess>) => {
-  const running = await launch;
-  started.push(running);
-  return running;
-};
-const servers = {
-  A: await start(startServerProcess({ databaseUrl, port: await freePort(), root: baseTree, env: sides.A })),
-  B: await start(startServerProcess({ databaseUrl, port: await freePort(), env: sides.B })),
-};
-const bareEnv = (side: 'A' | 'B') => ({ DATABASE_URL: databaseUrl, ...sides[side] });
-const bare = {
-  A: await start(
-    startScriptProcess({ script: 'bench/lib/bare-server.ts', port: await freePort(), env: bareEnv('A') }),
-  ),
-  B: await start(
-    startScriptProcess({ script: 'bench/lib/bare-server.ts', port: await freePort(), env: bareEnv('B') }),
-  ),
-};
-
-const { token } = await ownerOfBigClient(servers.A.url);
-const as = (paths: string[]): LoadTarget[] =>
-  paths.map((target) => ({ path: target, headers: { authorization: `Bearer ${token}` } }));
-const targets: Record<string, LoadTarget[]> = {
-  bare: bareIds.map((id) => ({ path: `/bare/select?id=${id}` })),
-  ticketList: as(
-    Object.values(tableFilters()).map((filter) => `/api/ticket/ticket/list?${filter}&pageSize=50`),
-  ),
-  inboxList: as(
-    ['tab=all', 'tab=unassigned', 'tab=mine', 'tab=all&mediaPlatform=WAP,IGM'].map(
-      (filter) => `/api/csp/chatRoom?${filter}&pageSize=50`,
-    ),
-  ),
-  chatRoom: as([`/api/csp/chat?roomId=${giant.id}&limit=50`]),
-  search: as(
-    ['pesanan', 'ongkir', 'refund', 'garansi', 'voucher'].map(
-      (keyword) => `/api/ticket/search?keyword=${keyword}&pageSize=50`,
-    ),
-  ),
-  usersMe: as(['/api/identity/users/me']),
-};
-for (const line of lines) if (!targets[line]) throw new Error(`unknown line "${line}"`);
-
 type Side = 'A' | 'B';
 interface Slice {
   rps: number;
@@ -121,7 +63,61 @@ interface Slice {
 }
 const slices: Record<string, Record<Side, Slice[]>> = {};
 const warmupRequests = 200;
+const started: RunningProcess[] = [];
 try {
+  const database = new pg.Client({ connectionString: databaseUrl });
+  await database.connect();
+  const client = (await database.query('select id from clients where slug = $1', [bigClientSlug])).rows[0];
+  if (!client) throw new Error(`no client "${bigClientSlug}": run bench:seed first`);
+  const giant = (
+    await database.query('select id from chat_rooms where client_id = $1 and name = $2', [
+      client.id,
+      giantRoomName,
+    ])
+  ).rows[0];
+  const bareIds = (await database.query('select id from tickets order by id limit 2000')).rows.map(
+    (row) => row.id,
+  );
+  await database.end();
+
+  const start = async (launch: Promise<RunningProcess>) => {
+    const running = await launch;
+    started.push(running);
+    return running;
+  };
+  const servers = {
+    A: await start(startServerProcess({ databaseUrl, port: await freePort(), root: baseTree, env: sides.A })),
+    B: await start(startServerProcess({ databaseUrl, port: await freePort(), env: sides.B })),
+  };
+  const bareEnv = (side: 'A' | 'B') => ({ DATABASE_URL: databaseUrl, ...sides[side] });
+  const bare = {
+    A: await start(
+      startScriptProcess({ script: 'bench/lib/bare-server.ts', port: await freePort(), env: bareEnv('A') }),
+    ),
+    B: await start(
+      startScriptProcess({ script: 'bench/lib/bare-server.ts', port: await freePort(), env: bareEnv('B') }),
+    ),
+  };
+
+  const { token } = await ownerOfBigClient(servers.A.url);
+  const as = (paths: string[]): LoadTarget[] =>
+    paths.map((target) => ({ path: target, headers: { authorization: `Bearer ${token}` } }));
+  const targets: Record<string, LoadTarget[]> = {
+    bare: bareIds.map((id) => ({ path: `/bare/select?id=${id}` })),
+    ticketList: as(
+      Object.values(tableFilters()).map((filter) => `/api/ticket/ticket/list?${filter}&pageSize=50`),
+    ),
+    inboxList: as(
+      ['tab=all', 'tab=unassigned', 'tab=mine', 'tab=all&mediaPlatform=WAP,IGM'].map(
+        (filter) => `/api/csp/chatRoom?${filter}&pageSize=50`,
+      ),
+    ),
+    chatRoom: as([`/api/csp/chat?roomId=${giant.id}&limit=50`]),
+    search: as(searchWords.map((keyword) => `/api/ticket/search?keyword=${keyword}&pageSize=50`)),
+    usersMe: as(['/api/identity/users/me']),
+  };
+  for (const line of lines) if (!targets[line]) throw new Error(`unknown line "${line}"`);
+
   for (let round = 0; round < rounds; round += 1) {
     for (const line of lines) {
       const order: Side[] = round % 2 === 0 ? ['A', 'B'] : ['B', 'A'];

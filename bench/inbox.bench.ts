@@ -20,7 +20,7 @@ import pg from 'pg';
 import { benchDatabaseUrl, parseFlags, vacuumWhenAutovacuumIsOff } from './lib/bench-db';
 import { startCpuCount } from './lib/cpu';
 import { backlogAfterLoad, describeBacklog, dropLeftoverJobs } from './lib/job-backlog';
-import { tableFilters as benchTableFilters, isoDaysAgo } from './lib/list-filters';
+import { tableFilters as benchTableFilters, isoDaysAgo, searchWords } from './lib/list-filters';
 import { type LoadResult, type LoadSpec, type LoadTarget, runLoad } from './lib/load';
 import {
   freePort,
@@ -299,7 +299,7 @@ try {
         [bigClient.id],
       )
     ).name;
-  const keywords = ['pesanan', 'ongkir', 'refund', 'garansi', 'voucher', invoice, customerName];
+  const keywords = [...searchWords, invoice, customerName];
   const searchTargets = keywords.map((keyword) =>
     as(owner, { path: `/api/ticket/search?keyword=${encodeURIComponent(keyword)}&pageSize=50` }),
   );
