@@ -14,7 +14,10 @@ import { type MessageRow, presentAttachment } from './ticket.presenter';
  * Each row is a `row(...)` of a composite type whose field names are the JSON keys
  * (migration 0022), written by `row_to_json`: `json_build_object` looks up the type and
  * output of each of its arguments again on every row, and was half of PostgreSQL's time on
- * a room page. The fields go in the types' order.
+ * a room page. The fields go in the types' order. A ticket's JSON is written that way once
+ * per change and stored (migration 0027), since the lists read far more often than tickets
+ * change; a message's is written when read: there are ten messages to a ticket, and a room
+ * shows the quoted message's text beside each reply, which only a read can join.
  */
 
 /** A timestamptz as `Date.prototype.toISOString` writes it (UTC, milliseconds, `Z`); null stays null. */
@@ -56,18 +59,16 @@ export function messageJsonOf(
   return JSON.stringify(view);
 }
 
-/** A row of `tickets` as `TicketSummary` JSON text; `expired` is judged at the statement's time. */
-export const ticketSummaryJson: SQL = sql`row_to_json(row(
-    ${tickets.id}, ${tickets.roomId}, ${tickets.channelAccountId}, ${tickets.channel},
-    row(${tickets.contactId}, ${tickets.customerName}, ${tickets.customerPhone}, ${tickets.customerEmail})::ticket_customer_view,
-    ${tickets.status},
-    (${tickets.status} in ('UNASSIGNED', 'ASSIGNED') and ${tickets.expiresAt} is not null and ${tickets.expiresAt} <= now()),
-    ${isoOf(sql`${tickets.expiresAt}`)}, ${tickets.priority}, ${tickets.tags},
-    ${tickets.categoryId}, ${tickets.remarks}, ${tickets.subject},
-    ${tickets.groupId}, ${tickets.assigneeId}, ${tickets.submitterId}, ${tickets.closedBy},
-    ${isoOf(sql`${tickets.createdAt}`)}, ${isoOf(sql`${tickets.closedAt}`)}, ${isoOf(sql`${tickets.lastMessageAt}`)},
-    ${tickets.lastMessagePreview}, ${tickets.unreadCount}
-  )::ticket_summary_view)::text`;
+/**
+ * A row of `tickets` as `TicketSummary` JSON text: the stored `summary_view` (migration 0027),
+ * with `expired` set when the ticket is open and past its expiry at the statement's time. The
+ * stored text says `"expired":false`; the key appears once, since a quote inside any value is
+ * escaped, and only expired tickets have it replaced.
+ */
+export const ticketSummaryJson: SQL = sql`case
+    when ${tickets.status} in ('UNASSIGNED', 'ASSIGNED') and ${tickets.expiresAt} <= now()
+    then replace(${tickets.summaryView}, '"expired":false', '"expired":true')
+    else ${tickets.summaryView} end`;
 
 /** A JSON array of items already written as JSON text. */
 export const jsonArrayOf = (items: ReadonlyArray<string>): string => `[${items.join(',')}]`;
