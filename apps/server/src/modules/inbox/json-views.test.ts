@@ -95,9 +95,12 @@ describe('pages written as JSON by PostgreSQL', () => {
       made.push(await kit.inbound(kit.whatsapp, { customer: { externalId: `jv-${name}`, name } }));
     }
     const [expired, closed, tagged] = made.map((result) => result.ticket.id);
-    await database.query(`update tickets set expires_at = now() - interval '1 minute' where id = $1`, [
-      expired,
-    ]);
+    // The stored text says "expired":false and the read sets it; the same words in a value
+    // (written \"expired\":false in JSON) stay as they are.
+    await database.query(
+      `update tickets set expires_at = now() - interval '1 minute', remarks = $2 where id = $1`,
+      [expired, 'pelanggan menulis "expired":false'],
+    );
     await database.query(
       `update tickets set status = 'RESOLVED', closed_at = '2026-01-02 03:04:05.999999+00', remarks = 'selesai "ok"',
               expires_at = now() - interval '1 minute', closed_by = assignee_id where id = $1`,
@@ -127,8 +130,12 @@ describe('pages written as JSON by PostgreSQL', () => {
     expect(json.map((row) => [row.sortKey, row.counters])).toEqual(
       rows.map((row) => [row.sortKey, row.counters]),
     );
-    const views = json.map((row) => JSON.parse(row.view) as { expired: boolean; customer: { name: string } });
+    const views = json.map(
+      (row) =>
+        JSON.parse(row.view) as { expired: boolean; remarks: string | null; customer: { name: string } },
+    );
     expect(views.map((view) => view.expired)).toEqual([false, false, true]);
+    expect(views[2].remarks).toBe('pelanggan menulis "expired":false');
     expect(views[0].customer.name).toBe('Ñandú 🙂');
 
     // A later page by keyset, sorted by activity.
