@@ -7,8 +7,9 @@
 -- `expired` is written false: it depends on the time of reading, so the read sets it
 -- (`ticketSummaryJson` in json-views.ts). Declared IMMUTABLE for the generated column: its
 -- result depends on its arguments alone (the timestamps are written in UTC with a fixed
--- numeric pattern, which no setting changes). When ticket_summary_view changes, drop and add
--- the column again.
+-- numeric pattern, which no setting changes). Its types are named with their schema: a
+-- restore computes the column with an empty search_path (pg_restore failed on the COPY of
+-- tickets without it). When ticket_summary_view changes, drop and add the column again.
 CREATE OR REPLACE FUNCTION ticket_summary_text(
   p_id bigint, p_room_id uuid, p_channel_account_id uuid, p_channel text,
   p_contact_id uuid, p_customer_name text, p_customer_phone text, p_customer_email text,
@@ -22,7 +23,7 @@ LANGUAGE plpgsql IMMUTABLE PARALLEL SAFE AS $$
 BEGIN
   RETURN row_to_json(row(
     p_id, p_room_id, p_channel_account_id, p_channel,
-    row(p_contact_id, p_customer_name, p_customer_phone, p_customer_email)::ticket_customer_view,
+    row(p_contact_id, p_customer_name, p_customer_phone, p_customer_email)::public.ticket_customer_view,
     p_status, false,
     to_char(p_expires_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'), p_priority, p_tags,
     p_category_id, p_remarks, p_subject,
@@ -31,7 +32,7 @@ BEGIN
     to_char(p_closed_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'),
     to_char(p_last_message_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'),
     p_last_message_preview, p_unread_count
-  )::ticket_summary_view)::text;
+  )::public.ticket_summary_view)::text;
 END $$;
 --> statement-breakpoint
 ALTER TABLE "tickets" ADD COLUMN "summary_view" text GENERATED ALWAYS AS (ticket_summary_text(id, room_id, channel_account_id, channel, contact_id, customer_name, customer_phone, customer_email, status, expires_at, priority, tags, category_id, remarks, subject, group_id, assignee_id, submitter_id, closed_by, created_at, closed_at, last_message_at, last_message_preview, unread_count)) STORED;
