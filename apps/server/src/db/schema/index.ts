@@ -1,3 +1,4 @@
 export * from './events';
 export * from './identity';
 export * from './inbox';
+export * from './inbox-settings';

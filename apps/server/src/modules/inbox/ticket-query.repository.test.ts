@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { hasPlanOfItsOwn } from './ticket-query.repository';
+import { hasPlanOfItsOwn } from './ticket-conditions';
 
 describe('hasPlanOfItsOwn', () => {
   it('keeps one plan for the tabs, the default views and filters no index answers', () => {

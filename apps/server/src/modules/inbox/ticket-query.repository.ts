@@ -1,55 +1,31 @@
-import type { TicketFilterQuery, TicketStatus } from '@app/contracts';
-import { and, eq, getTableColumns, inArray, or, type SQL, type StringChunk, sql } from 'drizzle-orm';
-import { builtOnce, renderedColumns, renderedOnce } from '../../db/built-once';
+import { and, eq, getTableColumns, inArray, type SQL, sql } from 'drizzle-orm';
+import { builtOnce, renderedOnce } from '../../db/built-once';
 import type { Executor } from '../../db/client';
 import { rawRowsOf, rowMapperOf } from '../../db/json-row';
 import { ticketCounters, tickets } from '../../db/schema';
 import { withGenericPlan } from '../../db/tenant-connections';
-import type { InboxScope } from './inbox.policy';
 import { ticketSummaryJson } from './json-views';
 import type { TicketRow } from './ticket.presenter';
 import {
-  type CreatedRange,
-  containsPattern,
-  digitsOf,
-  type KeywordMatch,
-  keywordCondition,
-  keywordDenseFrom,
-  keywordIdCap,
-  looksLikePhone,
-  nothingMatches,
-} from './ticket-keyword';
+  type Branch,
+  filterConditions,
+  hasPlanOfItsOwn,
+  type KeysetPosition,
+  planBranches,
+  statusCondition,
+  type TicketPageRequest,
+  type TicketSort,
+  ticketColumn,
+} from './ticket-conditions';
+import { nothingMatches } from './ticket-keyword';
+
+export type { KeysetPosition, TicketFilter, TicketPageRequest, TicketSort } from './ticket-conditions';
 
 /**
  * The inbox's read side: the ticket list with every filter, keyset pages and the tab
  * counters. Written for one client with a million tickets: every page is read from a
  * tickets_* btree in sort order and stops after `limit` rows; nothing counts over tickets.
  */
-
-export type TicketFilter = Omit<TicketFilterQuery, 'sort' | 'cursor' | 'pageSize'>;
-export type TicketSort = TicketFilterQuery['sort'];
-
-/** Where the previous page ended: the last row's sort value (as PostgreSQL text) and id. */
-export interface KeysetPosition {
-  key: string;
-  id: number;
-}
-
-export interface TicketPageRequest {
-  scope: InboxScope;
-  filter: TicketFilter;
-  /** Stored statuses to show when the filter names none (the inbox shows open chats). */
-  defaultStatuses: readonly TicketStatus[];
-  sort: TicketSort;
-  after: KeysetPosition | null;
-  limit: number;
-  /** Matching tickets past which a keyword counts as common (keywordIdCap unless a test says). */
-  keywordIdCap?: number;
-  /** Matching tickets from which a keyword is tried for density (keywordDenseFrom unless a test says). */
-  keywordDenseFrom?: number;
-  /** Read the tab counters in the same statement (on each row; a page without rows has none). */
-  withCounters?: boolean;
-}
 
 export interface TicketPageRow {
   ticket: TicketRow;
@@ -63,155 +39,6 @@ export interface TicketCounters {
   all: number;
   unassigned: number;
   mine: number;
-}
-
-const storedStatuses: readonly TicketStatus[] = ['UNASSIGNED', 'ASSIGNED', 'CLOSED', 'RESOLVED'];
-
-/** A stored status, and whether only its expired tickets are wanted. */
-interface StatusPart {
-  status: TicketStatus;
-  expiredOnly: boolean;
-}
-
-/** One part of the page, read from one index range: some statuses (null: all), maybe only mine. */
-interface Branch {
-  statuses: StatusPart[] | null;
-  assigneeIsMe: boolean;
-}
-
-/** Which stored statuses the filter asks for; EXPIRED means open and past expiry. */
-function statusParts(filter: TicketFilter, defaults: readonly TicketStatus[]): StatusPart[] {
-  if (!filter.status?.length) return defaults.map((status) => ({ status, expiredOnly: false }));
-  const parts = new Map<TicketStatus, boolean>();
-  for (const wanted of filter.status) if (wanted !== 'EXPIRED') parts.set(wanted, false);
-  if (filter.status.includes('EXPIRED')) {
-    for (const open of ['UNASSIGNED', 'ASSIGNED'] as const) if (!parts.has(open)) parts.set(open, true);
-  }
-  return [...parts].map(([status, expiredOnly]) => ({ status, expiredOnly }));
-}
-
-/**
- * Splits the request into parts that each read one index range in sort order, with the
- * visibility of inbox.policy.ts and the tab applied:
- * - only the caller's own chats: one part on tickets_client_assignee_activity_idx;
- * - every status alike, newest created first: one part on tickets_client_created_idx;
- * - otherwise one part per status on tickets_client_status_* (and, by activity, one for the
- *   caller's own chats on the assignee index), merged from short index ranges.
- * Parts are disjoint by status, so their UNION ALL never repeats a row.
- */
-function planBranches(request: TicketPageRequest): Branch[] {
-  const { scope, filter } = request;
-  const parts = statusParts(filter, request.defaultStatuses).filter(
-    (part) => filter.tab !== 'unassigned' || part.status === 'UNASSIGNED',
-  );
-  if (parts.length === 0) return [];
-  const everyStatus = parts.length === storedStatuses.length && parts.every((part) => !part.expiredOnly);
-  const mineOnly = (part: StatusPart) =>
-    filter.tab === 'mine' || !(scope.seesAll || (part.status === 'UNASSIGNED' && scope.seesQueue));
-  const mine = parts.filter(mineOnly);
-  const whole = parts.filter((part) => !mineOnly(part));
-  if (whole.length === 0) return [{ statuses: everyStatus ? null : parts, assigneeIsMe: true }];
-  if (everyStatus && request.sort === 'createdAt' && mine.length === 0) {
-    return [{ statuses: null, assigneeIsMe: false }];
-  }
-  const branches = whole.map((part) => ({ statuses: [part], assigneeIsMe: false }));
-  // By activity the caller's own chats come in order from the assignee index in one part.
-  if (request.sort === 'lastMessageAt' && mine.length > 0) {
-    branches.push({ statuses: mine, assigneeIsMe: true });
-  } else {
-    branches.push(...mine.map((part) => ({ statuses: [part], assigneeIsMe: true })));
-  }
-  return branches;
-}
-
-/** The columns of tickets as rendered names, for the conditions built on every page. */
-const ticketColumn = renderedColumns(tickets);
-
-const isStatus = (status: TicketStatus) => sql`${ticketColumn().status} = ${status}`;
-
-function statusCondition(statuses: StatusPart[] | null): SQL | undefined {
-  if (!statuses) return undefined;
-  const expired = sql`${ticketColumn().expiresAt} <= now()`;
-  const conditions = statuses.map((part) =>
-    part.expiredOnly ? and(isStatus(part.status), expired) : isStatus(part.status),
-  );
-  return conditions.length === 1 ? conditions[0] : or(...conditions);
-}
-
-/** Customer info: an e-mail address, a phone number or a name, judged by what was typed. */
-function customerInfoCondition(value: string): SQL {
-  if (value.includes('@')) return sql`lower(${tickets.customerEmail}) like ${containsPattern(value)}`;
-  if (looksLikePhone(value)) return sql`${tickets.customerPhone} like ${containsPattern(digitsOf(value))}`;
-  return sql`lower(${tickets.customerName}) like ${containsPattern(value)}`;
-}
-
-const valueList = (values: ReadonlyArray<unknown>) =>
-  sql.join(
-    values.map((value) => sql`${value}`),
-    sql`, `,
-  );
-
-const textArray = (values: string[]) => sql`array[${valueList(values)}]::text[]`;
-
-/** `column in (values)` over a rendered column; the values go as the driver sends them. */
-const isAnyOf = (column: StringChunk, values: ReadonlyArray<unknown>) =>
-  sql`${column} in (${valueList(values)})`;
-
-/**
- * Every filter field of core-inbox §3 that does not decide the branch, and apart from them
- * the keyword's condition (which may widen when a page comes out short).
- */
-async function filterConditions(
-  tx: Executor,
-  request: TicketPageRequest,
-): Promise<{ conditions: SQL[]; keyword: KeywordMatch | null }> {
-  const { filter, after } = request;
-  const clientId = request.scope.clientId;
-  const conditions: SQL[] = [];
-  const add = (condition: SQL | undefined) => {
-    if (condition) conditions.push(condition);
-  };
-  if (filter.customerInfo) add(customerInfoCondition(filter.customerInfo));
-  const column = ticketColumn();
-  // A date goes as the timestamptz column would send it (ISO, UTC).
-  const instant = (value: string) => new Date(value).toISOString();
-  if (filter.tags?.length) add(sql`${column.tags} && ${textArray(filter.tags)}`);
-  if (filter.createdFrom) add(sql`${column.createdAt} >= ${instant(filter.createdFrom)}`);
-  if (filter.createdTo) add(sql`${column.createdAt} <= ${instant(filter.createdTo)}`);
-  if (filter.closedFrom) add(sql`${column.closedAt} >= ${instant(filter.closedFrom)}`);
-  if (filter.closedTo) add(sql`${column.closedAt} <= ${instant(filter.closedTo)}`);
-  if (filter.remarksOrSubject) {
-    const pattern = containsPattern(filter.remarksOrSubject);
-    add(sql`(lower(${column.remarks}) like ${pattern} or lower(${column.subject}) like ${pattern})`);
-  }
-  if (filter.mediaPlatform?.length) add(isAnyOf(column.channel, filter.mediaPlatform));
-  if (filter.csId?.length) add(isAnyOf(column.assigneeId, filter.csId));
-  if (filter.closedBy?.length) add(isAnyOf(column.closedBy, filter.closedBy));
-  if (filter.createdBy?.length) add(isAnyOf(column.createdBy, filter.createdBy));
-  if (filter.csGroup?.length) add(isAnyOf(column.groupId, filter.csGroup));
-  if (filter.priority?.length) add(isAnyOf(column.priority, filter.priority));
-  if (filter.categoryId) add(sql`${column.categoryId} = ${filter.categoryId}`);
-  if (!filter.keyword) return { conditions, keyword: null };
-  // Newest created first, the page's days run from the cursor (or the filter's end) back.
-  const created: CreatedRange | null =
-    request.sort === 'createdAt'
-      ? {
-          newest: sql`least(${after?.key ?? null}::timestamptz, ${filter.createdTo ?? null}::timestamptz)`,
-          oldest: filter.createdFrom ?? null,
-        }
-      : null;
-  const keyword = await keywordCondition(
-    tx,
-    clientId,
-    filter.keyword,
-    {
-      cap: request.keywordIdCap ?? keywordIdCap,
-      denseFrom: request.keywordDenseFrom ?? keywordDenseFrom,
-      pageRows: request.limit,
-    },
-    created,
-  );
-  return { conditions, keyword };
 }
 
 const sortKeyOf = { createdAt: 'createdAt', lastMessageAt: 'lastMessageAt' } as const satisfies Record<
@@ -390,46 +217,6 @@ async function ticketPageRows(
     if (count >= limit || !match?.wider) return rows;
     match = await match.wider();
   }
-}
-
-/**
- * Filters that no index of tickets answers: every plan of the page walks its branches' index
- * ranges in order and tests these on each ticket, whatever their values. A page filtered by
- * these alone (or by none: the inbox's tabs, the table's default) has one plan for all its
- * values, which PostgreSQL then makes once per connection (`withGenericPlan`). So has a page
- * newest created first with a creation date range: the range bounds the very index the page
- * reads in order. The others (customer info, tags, agent, closing dates, creation dates by
- * activity, keyword) have an index of their own that a rare value or a short range makes
- * worth reading, so those pages are planned for their values on every run.
- */
-const filtersWithoutIndex: ReadonlySet<keyof TicketFilter> = new Set<keyof TicketFilter>([
-  'tab',
-  'status',
-  'mediaPlatform',
-  'priority',
-  'remarksOrSubject',
-  'closedBy',
-  'createdBy',
-  'csGroup',
-  'categoryId',
-]);
-
-/** The creation date range: an index condition of the page's own index when it is read newest created first. */
-const createdRange: ReadonlySet<keyof TicketFilter> = new Set<keyof TicketFilter>([
-  'createdFrom',
-  'createdTo',
-]);
-
-/** Whether a page with this filter and sort has one plan for all its values (see `filtersWithoutIndex`). */
-export function hasPlanOfItsOwn(filter: TicketFilter, sort: TicketSort): boolean {
-  return Object.entries(filter).every(
-    ([field, value]) =>
-      value === undefined ||
-      value === '' ||
-      (Array.isArray(value) && value.length === 0) ||
-      filtersWithoutIndex.has(field as keyof TicketFilter) ||
-      (sort === 'createdAt' && createdRange.has(field as keyof TicketFilter)),
-  );
 }
 
 /**
