@@ -1,0 +1,166 @@
+// One realtime run of the bench (bench:realtime) against servers already started: agents
+// signed in and holding sockets in one worker process, visitors in another; a latency run at a
+// fixed rate (open loop), then an ingest run (closed loop), each with the CPU time it cost.
+import { visitorChatLimits } from '@app/contracts';
+import { cpuMsByPid, cpuMsOf, postgresCpuMsSince, postgresPids } from './cpu';
+import { assignConversations, benchPassword, bigClientSlug } from './owner-api';
+import { type IngestFigures, ingestOf, type LatencyFigures, latencyOf } from './realtime-figures';
+import { SocketWorker } from './socket-workers';
+import { watchStatements } from './statements';
+
+/** The bench's settings a run reads. */
+export interface RealtimeSettings {
+  databaseUrl: string;
+  agentCount: number;
+  visitorCount: number;
+  /** Messages a second of the latency run, for `durationSeconds`. */
+  rate: number;
+  durationSeconds: number;
+  ingestSeconds: number;
+  ingestConcurrency: number;
+  /** The most messages/s the product's ingest run must be able to offer (visitors are sized for it). */
+  ingestCeiling: number;
+  /** Messages one visitor sends in a rate-limit window: the limit less the first (it opens the ticket) and a spare. */
+  perVisitorAllowance: number;
+  runTag: string;
+}
+
+const settle = (milliseconds: number) => new Promise((resolve) => setTimeout(resolve, milliseconds));
+
+/** One latency run and one ingest run against servers already started. */
+export async function measureRealtime(
+  {
+    databaseUrl,
+    agentCount,
+    visitorCount,
+    rate,
+    durationSeconds,
+    ingestSeconds,
+    ingestConcurrency,
+    ingestCeiling,
+    perVisitorAllowance,
+    runTag,
+  }: RealtimeSettings,
+  options: {
+    source: 'livechat' | 'bare';
+    agentUrl: string;
+    visitorUrl: string;
+    widgetId?: string;
+    ownerToken?: string;
+    /** The server processes whose CPU time per message is reported. */
+    serverPids: number[];
+  },
+): Promise<{ latency: LatencyFigures; ingest: IngestFigures }> {
+  const agents = SocketWorker.start('agents');
+  const visitors = SocketWorker.start('visitors');
+  try {
+    const bare = options.source === 'bare';
+    let agentIds: string[] = [];
+    if (!bare)
+      agentIds = await agents.request({
+        cmd: 'sign-in',
+        baseUrl: options.agentUrl,
+        agents: agentCount,
+        domain: `${bigClientSlug}.test`,
+        password: benchPassword,
+      });
+    const open = await agents.request({
+      cmd: 'connect-agents',
+      baseUrl: options.agentUrl,
+      agents: agentCount,
+      socketsPerAgent: 1,
+      bare,
+    });
+    let t = performance.now();
+    const prepared = await visitors.request({
+      cmd: 'prepare',
+      source: options.source,
+      ctx: {
+        baseUrl: options.visitorUrl,
+        firstConversation: 0,
+        conversations: visitorCount,
+        agents: agentCount,
+        runTag,
+        widgetId: options.widgetId,
+      },
+    });
+    console.log(
+      `  ${options.source}: ${open} agent sockets, ${prepared.length} conversations opened in ${((performance.now() - t) / 1000).toFixed(1)} s`,
+    );
+    if (!bare && options.ownerToken) {
+      t = performance.now();
+      await assignConversations(options.agentUrl, options.ownerToken, runTag, prepared, agentIds);
+      console.log(`  assigned to ${agentCount} agents in ${((performance.now() - t) / 1000).toFixed(1)} s`);
+    }
+    await settle(1000);
+    await agents.request({ cmd: 'reset-receipts' });
+    let cpu = cpuMsOf(options.serverPids);
+    const load = await visitors.request({
+      cmd: 'open-loop',
+      rate,
+      durationSeconds,
+      conversations: prepared.map((each) => each.conversation),
+      runTag,
+    });
+    await settle(3000);
+    const latency = latencyOf(load, await agents.request({ cmd: 'receipts' }));
+    latency.serverCpuMsPerMessage = (cpuMsOf(options.serverPids) - cpu) / load.sent.length;
+
+    const latencyEnded = performance.now();
+
+    // Ingest, closed loop: `ingestConcurrency` messages in flight, each on its own visitor.
+    // The latency run's visitors serve again once their rate-limit window has passed; fresh
+    // ones are added when they cannot carry `--ingest-ceiling` messages/s for the whole run.
+    // The bare pipeline has no allowance: its visitors are never the limit.
+    const needed = Math.ceil((ingestCeiling * ingestSeconds) / perVisitorAllowance);
+    const fresh = bare ? 0 : Math.max(0, needed - prepared.length, ingestConcurrency * 2 - prepared.length);
+    t = performance.now();
+    const added =
+      fresh === 0
+        ? []
+        : await visitors.request({
+            cmd: 'prepare',
+            source: options.source,
+            ctx: {
+              baseUrl: options.visitorUrl,
+              firstConversation: visitorCount,
+              conversations: fresh,
+              agents: agentCount,
+              runTag,
+              widgetId: options.widgetId,
+            },
+          });
+    if (added.length > 0)
+      console.log(
+        `  ${added.length} more conversations for ingest opened in ${((performance.now() - t) / 1000).toFixed(1)} s`,
+      );
+    // Assigned like the latency run's, so each message reaches one agent as in the bare
+    // pipeline (an unassigned chat's message goes to every agent who sees the queue).
+    if (added.length > 0 && !bare && options.ownerToken)
+      await assignConversations(options.agentUrl, options.ownerToken, runTag, added, agentIds);
+    if (!bare)
+      await settle(Math.max(0, visitorChatLimits.windowMs + 1000 - (performance.now() - latencyEnded)));
+    cpu = cpuMsOf(options.serverPids);
+    const statements = bare ? undefined : await watchStatements(databaseUrl);
+    const databaseCpu = cpuMsByPid(postgresPids());
+    const loadCpu = cpuMsOf([agents.pid, visitors.pid]);
+    const ingest = ingestOf(
+      await visitors.request({
+        cmd: 'closed-loop',
+        concurrency: ingestConcurrency,
+        durationSeconds: ingestSeconds,
+        conversations: [...prepared, ...added].map((each) => each.conversation),
+        perConversation: bare ? Number.MAX_SAFE_INTEGER : perVisitorAllowance,
+        runTag: `${runTag}i`,
+      }),
+    );
+    ingest.serverCpuMsPerMessage = (cpuMsOf(options.serverPids) - cpu) / Math.max(1, ingest.acked);
+    ingest.databaseCpuMsPerMessage = postgresCpuMsSince(databaseCpu) / Math.max(1, ingest.acked);
+    ingest.loadCpuMsPerMessage = (cpuMsOf([agents.pid, visitors.pid]) - loadCpu) / Math.max(1, ingest.acked);
+    await statements?.report({ label: 'messages', count: Math.max(1, ingest.acked) });
+    return { latency, ingest };
+  } finally {
+    await visitors.stop();
+    await agents.stop();
+  }
+}
