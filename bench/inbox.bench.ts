@@ -147,6 +147,8 @@ try {
     searchTargets,
     bareSelectTargets,
     bareInsertTargets,
+    barePageTargets,
+    bareRoomTargets,
     sendTargets,
   } = await discoverTargets(api, sql, dataset);
   await sql.end();
@@ -169,6 +171,12 @@ try {
   figures.push(bareFigure('bareSelect', 'bare SELECT (one indexed row)', bareSelect));
   const bareInsert = await measure(bareInsertTargets, [bare.url]);
   figures.push(bareFigure('bareInsert', 'bare INSERT (one message-shaped row)', bareInsert));
+  // The least a page of the lists' or the room's size costs (bare-server.ts), for the reads' second ratio.
+  const barePage = await measure(barePageTargets, [bare.url]);
+  figures.push(bareFigure('barePage', "bare page (50 tickets' stored JSON)", barePage));
+  const bareRoom = await measure(bareRoomTargets, [bare.url]);
+  figures.push(bareFigure('bareRoom', 'bare room (newest 50 messages)', bareRoom));
+  const shapes = { barePage, bareRoom };
   const bareRate = openRateFor(bareSelect.rps);
   const bareSelectAtRate = bareRate === null ? null : await atRate(bareRate, bareSelectTargets, [bare.url]);
   if (bareSelectAtRate && bareRate !== null) {
@@ -184,11 +192,18 @@ try {
     label: string,
     targets: LoadTarget[],
     probeTargets = targets.length > 1 ? targets : [],
+    shape?: keyof typeof shapes,
   ) => {
     if (only && !only.has(key)) return;
     if (targets.length === 0) return console.log(`${label.padEnd(46)} skipped: nothing to ask for`);
     const result = await measure(targets);
     const figure = readFigure(key, label, result, bareSelect);
+    if (shape) {
+      figure.shape = { key: shape, ratio: result.p95 / shapes[shape].p95 };
+      console.log(
+        `${''.padEnd(47)}${figure.shape.ratio.toFixed(1)}× the ${shape === 'barePage' ? 'bare page' : 'bare room'}'s p95`,
+      );
+    }
     warnFailures(label, result);
     const rate = openRateFor(result.rps);
     if (bareSelectAtRate && rate !== null) {
@@ -207,17 +222,30 @@ try {
     'ticketList',
     `ticket list page 1 (${tableFilters.length} filters)`,
     tableFilters.map((target) => as(owner, { path: target })),
+    undefined,
+    'barePage',
   );
-  await read('inboxList', `inbox page 1 (${inboxTargets.length} tabs/filters)`, inboxTargets);
+  await read(
+    'inboxList',
+    `inbox page 1 (${inboxTargets.length} tabs/filters)`,
+    inboxTargets,
+    undefined,
+    'barePage',
+  );
   await read(
     'keysetPage',
     `later page by keyset (${cursorTargets.length} cursors)`,
     cursorTargets,
     cursorProbes,
+    'barePage',
   );
-  await read('chatRoom', 'open giant room: newest 50 messages', [
-    as(owner, { path: `/api/csp/chat?roomId=${giant.id}&limit=50` }),
-  ]);
+  await read(
+    'chatRoom',
+    'open giant room: newest 50 messages',
+    [as(owner, { path: `/api/csp/chat?roomId=${giant.id}&limit=50` })],
+    undefined,
+    'bareRoom',
+  );
   await read('chatRoomDetail', 'giant room: chatRoom/detail', [
     as(owner, { path: `/api/csp/chatRoom/detail?ticketId=${giant.ticketId}` }),
   ]);
@@ -226,6 +254,7 @@ try {
     `open a months-old room: newest 50 (${oldRooms.size} rooms)`,
     [...oldRooms].map((roomId) => as(owner, { path: `/api/csp/chat?roomId=${roomId}&limit=50` })),
     [],
+    'bareRoom',
   );
   await read('search', `search first 50 hits (${keywords.length} keywords)`, searchTargets);
   await read('usersMe', 'GET users/me', [as(owner, { path: '/api/identity/users/me' })]);

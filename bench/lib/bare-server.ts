@@ -3,6 +3,12 @@
 // message-shaped row. No auth, no row-level security, no validation beyond parsing: every
 // figure of the inbox bench is read against it.
 //
+// Beside them, the least a page of the same size can cost: 50 tickets' stored JSON
+// (`summary_view`, the very text the lists send) read newest first from one index range, and
+// the newest 50 messages of a room, each with one statement and no more. They show how much
+// of a list page's or a room's cost is reading and sending its rows at all, and how much is
+// the product's own.
+//
 //   PORT=4100 DATABASE_URL=postgres://postgres@127.0.0.1:5432/bench npx tsx bench/lib/bare-server.ts
 import Fastify from 'fastify';
 import pg from 'pg';
@@ -36,6 +42,31 @@ app.get<{ Querystring: { id?: string } }>('/bare/select', async (request, reply)
     [id],
   );
   return { row: result.rows[0] ?? null };
+});
+
+app.get<{ Querystring: { clientId?: string; status?: string } }>('/bare/page', async (request, reply) => {
+  const { clientId, status } = request.query;
+  if (!clientId || !status) return reply.code(400).send({ message: 'clientId and status are required' });
+  const result = await pool.query(
+    `select coalesce(string_agg(page.summary_view, ',' order by page.created_at desc nulls last, page.id desc nulls last), '') as views
+       from (select id, created_at, summary_view from tickets
+              where client_id = $1 and status = $2
+              order by created_at desc nulls last, id desc nulls last limit 50) page`,
+    [clientId, status],
+  );
+  return reply.type('application/json').send(`{"content":[${result.rows[0].views}]}`);
+});
+
+app.get<{ Querystring: { roomId?: string } }>('/bare/room', async (request, reply) => {
+  const { roomId } = request.query;
+  if (!roomId) return reply.code(400).send({ message: 'roomId is required' });
+  const result = await pool.query(
+    `select id, ticket_id, kind, direction, sender_type, sender_id, sender_name, text, attachments,
+            quoted_message_id, status, created_at
+       from messages where room_id = $1 order by id desc limit 50`,
+    [roomId],
+  );
+  return { messages: result.rows };
 });
 
 app.post<{ Body: { clientId?: string; roomId?: string; text?: string } }>(

@@ -99,6 +99,10 @@ export interface InboxTargets {
   searchTargets: LoadTarget[];
   bareSelectTargets: LoadTarget[];
   bareInsertTargets: LoadTarget[];
+  /** 50 tickets' stored JSON of one status, newest first (bare-server.ts). */
+  barePageTargets: LoadTarget[];
+  /** The newest 50 messages of the giant room (bare-server.ts). */
+  bareRoomTargets: LoadTarget[];
   sendTargets: LoadTarget[];
 }
 
@@ -248,6 +252,10 @@ export async function discoverTargets(
       body: { clientId: bigClient.id, roomId: giant.id, text: 'Baik kak, pesanan sedang kami proses.' },
     },
   ];
+  const barePageTargets = ['RESOLVED', 'CLOSED', 'ASSIGNED', 'UNASSIGNED'].map(
+    (status): LoadTarget => ({ path: `/bare/page?clientId=${bigClient.id}&status=${status}` }),
+  );
+  const bareRoomTargets: LoadTarget[] = [{ path: `/bare/room?roomId=${giant.id}` }];
   const sendTargets = agents.flatMap((sender) =>
     sender.ticketIds.map((ticketId) =>
       as(sender.token, {
@@ -273,6 +281,8 @@ export async function discoverTargets(
     searchTargets,
     bareSelectTargets,
     bareInsertTargets,
+    barePageTargets,
+    bareRoomTargets,
     sendTargets,
   };
 }

@@ -15,6 +15,8 @@ export interface Figure {
   result: LoadResult;
   /** Reads: p95 ÷ bare SELECT p95. Writes: req/s ÷ bare INSERT req/s. */
   ratio: number | null;
+  /** Reads with a bare handler of their own size (a 50-row page, a room's 50 messages): p95 ÷ its p95. */
+  shape?: { key: string; ratio: number };
   /** The same targets at a fixed rate (open loop, `--rate`), beside the bare SELECT at that rate. */
   atRate?: { rate: number; result: LoadResult; bareSelect: LoadResult };
   /** Single-connection probes of each rotated target, to show which one is slow. */
