@@ -2,28 +2,26 @@ import { and, eq, sql } from 'drizzle-orm';
 import { PgDialect } from 'drizzle-orm/pg-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createClientWithUser } from '../test/factories';
-import { createTestDatabaseUrl } from '../test/test-server';
+import { openTestDatabase } from '../test/test-server';
 import { builtOnce, queryBuilder, renderedOnce } from './built-once';
-import { type DatabaseHandle, openDatabase } from './client';
+import type { DatabaseHandle } from './client';
 import { users } from './schema';
 import { withTenant } from './tenant';
 
 let database: DatabaseHandle;
-let drop: () => Promise<void>;
+let close: (() => Promise<void>) | undefined;
 let first: { clientId: string; userId: string };
 let second: { clientId: string; userId: string };
 
 beforeAll(async () => {
-  const test = await createTestDatabaseUrl();
-  drop = test.drop;
-  database = await openDatabase({ databaseUrl: test.url, poolSize: 2 });
-  await database.migrate();
+  const opened = await openTestDatabase(2);
+  database = opened.database;
+  close = opened.close;
   first = await createClientWithUser(database.db, { role: 'USC' });
   second = await createClientWithUser(database.db, { role: 'USC' });
 });
 afterAll(async () => {
-  await database?.close();
-  await drop?.();
+  await close?.();
 });
 
 const userById = builtOnce<{ clientId: string; userId: string }>(() =>

@@ -1,20 +1,18 @@
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestDatabaseUrl } from '../test/test-server';
-import { type DatabaseHandle, openDatabase } from './client';
+import { openTestDatabase } from '../test/test-server';
+import type { DatabaseHandle } from './client';
 
 let database: DatabaseHandle;
-let drop: () => Promise<void>;
+let close: (() => Promise<void>) | undefined;
 
 beforeAll(async () => {
-  const test = await createTestDatabaseUrl();
-  drop = test.drop;
-  database = await openDatabase({ databaseUrl: test.url, poolSize: 1 });
-  await database.migrate();
+  const opened = await openTestDatabase();
+  database = opened.database;
+  close = opened.close;
 });
 afterAll(async () => {
-  await database?.close();
-  await drop?.();
+  await close?.();
 });
 
 interface GeneratedColumn {

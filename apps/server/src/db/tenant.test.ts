@@ -1,28 +1,26 @@
 import { eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createClientWithUser } from '../test/factories';
-import { createTestDatabaseUrl } from '../test/test-server';
-import { type DatabaseHandle, openDatabase, type Transaction } from './client';
+import { openTestDatabase } from '../test/test-server';
+import type { DatabaseHandle, Transaction } from './client';
 import { users } from './schema';
 import { readInTenant, withTenant } from './tenant';
 import { readTogether, runAtCommit, withGenericPlan } from './tenant-connections';
 
 let database: DatabaseHandle;
-let drop: () => Promise<void>;
+let close: (() => Promise<void>) | undefined;
 let mine: { clientId: string; userId: string };
 let theirs: { clientId: string; userId: string };
 
 beforeAll(async () => {
-  const test = await createTestDatabaseUrl();
-  drop = test.drop;
-  database = await openDatabase({ databaseUrl: test.url, poolSize: 2 });
-  await database.migrate();
+  const opened = await openTestDatabase(2);
+  database = opened.database;
+  close = opened.close;
   mine = await createClientWithUser(database.db, { role: 'USC' });
   theirs = await createClientWithUser(database.db, { role: 'USC' });
 });
 afterAll(async () => {
-  await database?.close();
-  await drop?.();
+  await close?.();
 });
 
 const whoAmI = sql`select current_user as "user", current_setting('app.client_id', true) as "clientId", current_setting('random_page_cost') as "randomPageCost"`;

@@ -3,6 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
 import { type AppConfig, loadConfig } from '../config';
+import { type DatabaseHandle, openDatabase } from '../db/client';
 import { type Server, type ServerOptions, startServer } from '../server';
 
 /**
@@ -26,6 +27,25 @@ export async function createTestDatabaseUrl(): Promise<{ url: string | undefined
       await client.connect();
       await client.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
       await client.end();
+    },
+  };
+}
+
+/**
+ * A migrated database of its own for one test file (`createTestDatabaseUrl`), opened without a
+ * server; `close` closes it and drops it.
+ */
+export async function openTestDatabase(
+  poolSize = 1,
+): Promise<{ database: DatabaseHandle; close(): Promise<void> }> {
+  const test = await createTestDatabaseUrl();
+  const database = await openDatabase({ databaseUrl: test.url, poolSize });
+  await database.migrate();
+  return {
+    database,
+    async close() {
+      await database.close();
+      await test.drop();
     },
   };
 }
