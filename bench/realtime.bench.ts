@@ -5,11 +5,16 @@
 // visitor messages; and both beside a bare pipeline (bench/lib/bare-realtime-server.ts).
 //
 //   npm run bench:realtime -- [--database-url URL] [--agents 200] [--rate 300] [--duration 20]
-//                             [--processes 1|2] [--visitors 300] [--ingest-seconds 10]
+//                             [--source livechat|telegram] [--processes 1|2] [--visitors 300] [--ingest-seconds 10]
 //                             [--ingest-concurrency 64] [--out bench/results/realtime-<tickets>.json] [--keep]
 //
 // The run's conversations are deleted at the end, so that the next bench reads the seeded
 // data; --keep keeps them.
+//
+// With `--source telegram` customers write through Telegram's webhook instead of the widget's
+// socket: a Telegram simulator runs in its own process, the owner connects a bot through the
+// product's API, and the visitors' worker POSTs each update to the webhook the product set
+// (bench/lib/telegram-bot.ts). The acknowledgement is then the webhook's 200.
 //
 // Sockets live in two worker processes (bench/lib/socket-worker.ts): one holds the agents,
 // one the visitors; the servers run in their own processes. One run is bench/lib/realtime-run.ts,
@@ -25,6 +30,7 @@ import { bigClientSlug, newRunTag, ownerOfBigClient, removeRunConversations } fr
 import { type RunningProcess, repoRoot, startScriptProcess, startServerProcess } from './lib/processes';
 import { type IngestFigures, type LatencyFigures, printIngest, printLatency } from './lib/realtime-figures';
 import { measureRealtime, type RealtimeSettings } from './lib/realtime-run';
+import { type BenchBot, connectBenchBot } from './lib/telegram-bot';
 
 const flags = parseFlags(process.argv.slice(2));
 const databaseUrl = benchDatabaseUrl(flags['database-url']);
@@ -32,6 +38,7 @@ const agentCount = Number(flags.agents ?? 200);
 const rate = Number(flags.rate ?? 300);
 const durationSeconds = Number(flags.duration ?? 20);
 const processCount = Number(flags.processes ?? 1);
+const source = flags.source === 'telegram' ? 'telegram' : 'livechat';
 const ingestSeconds = Number(flags['ingest-seconds'] ?? 10);
 const ingestConcurrency = Number(flags['ingest-concurrency'] ?? 64);
 /**
@@ -86,7 +93,7 @@ async function ticketCountOf(url: string): Promise<number> {
 const tickets = await ticketCountOf(databaseUrl);
 console.log(
   `realtime bench: ${tickets} tickets, ${agentCount} agents, ${visitorCount} visitors, ${rate} msg/s for ${durationSeconds} s, ` +
-    `${processCount} server process(es); node ${process.version}, ${os.cpus().length} cores, run ${runTag}`,
+    `${processCount} server process(es), customers through ${source}; node ${process.version}, ${os.cpus().length} cores, run ${runTag}`,
 );
 
 await vacuumWhenAutovacuumIsOff(databaseUrl);
@@ -94,19 +101,33 @@ const runStartedAt = new Date();
 const leftover = await dropLeftoverJobs(databaseUrl, runStartedAt);
 if (leftover > 0) console.log(`  dropped ${leftover} jobs an earlier bench server left waiting`);
 const servers: RunningProcess[] = [];
+const simulator =
+  source === 'telegram'
+    ? await startScriptProcess({ script: 'bench/lib/telegram-simulator-server.ts', port: basePort + 20 })
+    : undefined;
+const serverEnv = simulator ? { TELEGRAM_API_BASE: simulator.url } : undefined;
+let bot: BenchBot | undefined;
 let product: { latency: LatencyFigures; ingest: IngestFigures };
 let backlog: BacklogFigures;
 try {
-  const agentServer = await startServerProcess({ databaseUrl, port: basePort, role: 'all' });
+  const agentServer = await startServerProcess({ databaseUrl, port: basePort, role: 'all', env: serverEnv });
   servers.push(agentServer);
   const visitorServer =
     processCount > 1
-      ? await startServerProcess({ databaseUrl, port: basePort + 1, role: 'web' })
+      ? await startServerProcess({ databaseUrl, port: basePort + 1, role: 'web', env: serverEnv })
       : agentServer;
   if (visitorServer !== agentServer) servers.push(visitorServer);
   const owner = await ownerOfBigClient(agentServer.url);
+  if (simulator)
+    bot = await connectBenchBot({
+      databaseUrl,
+      serverUrl: visitorServer.url,
+      ownerToken: owner.token,
+      simulatorUrl: simulator.url,
+    });
   product = await measureRealtime(settings, {
-    source: 'livechat',
+    source,
+    webhook: bot?.webhook,
     agentUrl: agentServer.url,
     visitorUrl: visitorServer.url,
     widgetId: owner.widgetId,
@@ -121,7 +142,9 @@ try {
     `  server RSS: ${servers.map((server) => `${(server.rssBytes() / 1048576).toFixed(0)} MiB`).join(', ')}`,
   );
 } finally {
+  await bot?.release();
   for (const server of servers) await server.stop();
+  await simulator?.stop();
 }
 // The run's conversations go, so that the next bench reads the seeded data (--keep keeps them).
 if (flags.keep !== 'true') {
@@ -153,13 +176,17 @@ try {
 }
 
 console.log('');
-const label = processCount > 1 ? 'product, 2 processes (via NOTIFY)' : 'product, 1 process';
+const label = `${processCount > 1 ? 'product, 2 processes (via NOTIFY)' : 'product, 1 process'}${source === 'telegram' ? ', Telegram webhook' : ''}`;
 printLatency(`${label}`, product.latency, bare.latency);
 printLatency('bare pipeline', bare.latency);
 printIngest(product.ingest, bare.ingest);
 
 const out =
-  flags.out ?? path.join(repoRoot, `bench/results/realtime-${tickets}${processCount > 1 ? '-2p' : ''}.json`);
+  flags.out ??
+  path.join(
+    repoRoot,
+    `bench/results/realtime-${tickets}${source === 'telegram' ? '-telegram' : ''}${processCount > 1 ? '-2p' : ''}.json`,
+  );
 mkdirSync(path.dirname(out), { recursive: true });
 writeFileSync(
   out,
@@ -178,6 +205,7 @@ writeFileSync(
         rate,
         durationSeconds,
         processes: processCount,
+        source,
       },
       product,
       jobs: backlog,

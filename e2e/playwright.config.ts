@@ -4,6 +4,8 @@ import { defineConfig } from '@playwright/test';
 
 const port = Number(process.env.E2E_PORT ?? 3199);
 const baseURL = `http://127.0.0.1:${port}`;
+/** Where the journeys' Telegram simulator listens; the server calls it instead of api.telegram.org. */
+const telegramPort = Number(process.env.E2E_TELEGRAM_PORT ?? 3198);
 
 // Workers re-read this file; the environment carries the first value so all agree on one directory.
 const dataDir = process.env.E2E_DATA_DIR ?? path.join(tmpdir(), `omni-inbox-e2e-${Date.now()}`);
@@ -55,6 +57,7 @@ export default defineConfig({
       LOG_LEVEL: 'warn',
       LOGIN_RATE_LIMIT: '1000',
       DEV_MAILBOX: 'true',
+      TELEGRAM_API_BASE: `http://127.0.0.1:${telegramPort}`,
     },
   },
 });

@@ -3,17 +3,18 @@
 // realtime bench drives a source from a socket worker process (never the server's, never
 // the bench's own) and measures the time from `send` to the assigned agent's socket.
 //
-// A webhook channel plugs in here as a third source, once its channel simulator exists:
-//   prepare(ctx)  makes (or finds) one channel account and one customer id per conversation,
-//                 and sends each customer's first message so its ticket exists to be assigned;
-//   send(marker)  POSTs the provider's payload carrying marker.text to
-//                 /api/webhooks/<code>/<accountId>, signed as the provider signs it (the
-//                 simulator's signer), and resolves when the server answers 200.
-// The time to that 200 is the webhook acknowledgement; the agent socket worker times the
-// rest unchanged. It then gives two figures: webhook acknowledgement p99, and webhook →
-// agent socket p99, both at 1,000 messages/s.
+// Three sources: the live-chat widget's socket, the bare pipeline's, and Telegram's webhook
+// (`TelegramWebhookSource`): the load process plays Telegram, POSTing each update to the
+// webhook the server set, with its secret header, and `send` resolves on the 200. The time to
+// that 200 is the webhook acknowledgement; the agent socket worker times the rest unchanged.
+// Another webhook channel plugs in the same way, signing as its provider signs.
 import { randomUUID } from 'node:crypto';
+import http from 'node:http';
 import WebSocket from 'ws';
+import {
+  telegramSecretHeader,
+  telegramTextUpdate,
+} from '../../apps/server/src/modules/channels/adapters/tlg/telegram-simulator-types';
 
 /** What a source needs to open its conversations. */
 export interface InboundContext {
@@ -27,6 +28,8 @@ export interface InboundContext {
   runTag: string;
   /** The live-chat widget (product only). */
   widgetId?: string;
+  /** The webhook a Telegram bot of the big client was given (setWebhook): where to POST, and its secret. */
+  webhook?: { url: string; secretToken: string };
 }
 
 /** A conversation a source opened, under the customer name its ticket shows. */
@@ -222,9 +225,88 @@ export class BareVisitorSource extends SocketSource {
   }
 }
 
+/**
+ * Telegram customers writing to the big client's bot: the load process plays Telegram and
+ * POSTs each Update to the bot's webhook with its secret header, over at most 40 kept-alive
+ * connections as Telegram's own delivery does. A chat's first message opens its ticket. Chat ids are new
+ * for each run (from its tag), so every run opens tickets of its own.
+ */
+export class TelegramWebhookSource implements InboundSource {
+  readonly name = 'telegram';
+  private webhook: { url: string; secretToken: string } | undefined;
+  private readonly chats = new Map<number, { chatId: number; firstName: string; messages: number }>();
+  private updates = 0;
+  /**
+   * Telegram opens at most `max_connections` (40 unless setWebhook says otherwise) to one
+   * webhook and keeps them open; updates wait for a free one. So does this source.
+   */
+  private readonly agent = new http.Agent({ keepAlive: true, maxSockets: 40 });
+
+  async prepare(ctx: InboundContext): Promise<PreparedConversation[]> {
+    if (!ctx.webhook) throw new Error('the telegram source needs the bot webhook');
+    this.webhook = ctx.webhook;
+    const runBase = Number.parseInt(ctx.runTag.slice(1, 7), 16) % 1_000_000;
+    this.updates = runBase * 1_000;
+    const indexes = Array.from({ length: ctx.conversations }, (_, i) => ctx.firstConversation + i);
+    return inParallel(indexes, 16, async (conversation) => {
+      const customerName = `${visitorNamePrefix(ctx.runTag)} ${conversation}`;
+      this.chats.set(conversation, {
+        chatId: 7_000_000_000 + runBase * 10_000 + conversation,
+        firstName: customerName,
+        messages: 0,
+      });
+      await this.send({ conversation, text: `Halo, saya ${customerName}, mau tanya stok.` });
+      return { conversation, customerName };
+    });
+  }
+
+  async send(marker: InboundMarker): Promise<void> {
+    const chat = this.chats.get(marker.conversation);
+    if (!chat || !this.webhook) throw new Error(`no conversation ${marker.conversation}`);
+    chat.messages += 1;
+    this.updates += 1;
+    const update = telegramTextUpdate({
+      updateId: this.updates,
+      messageId: chat.messages,
+      chatId: chat.chatId,
+      firstName: chat.firstName,
+      text: marker.text,
+    });
+    const body = JSON.stringify(update);
+    const status = await new Promise<number>((resolve, reject) => {
+      const request = http.request(
+        this.webhook?.url ?? '',
+        {
+          method: 'POST',
+          agent: this.agent,
+          headers: {
+            'content-type': 'application/json',
+            'content-length': Buffer.byteLength(body),
+            [telegramSecretHeader]: this.webhook?.secretToken,
+          },
+        },
+        (response) => {
+          response.resume();
+          response.on('end', () => resolve(response.statusCode ?? 0));
+          response.on('error', reject);
+        },
+      );
+      request.on('error', reject);
+      request.end(body);
+    });
+    if (status !== 200) throw new Error(`webhook ${status}`);
+  }
+
+  async close(): Promise<void> {
+    this.chats.clear();
+    this.agent.destroy();
+  }
+}
+
 /** The source of a name, for a worker told which one to drive. */
 export function inboundSourceOf(name: string): InboundSource {
   if (name === 'livechat') return new LivechatVisitorSource();
   if (name === 'bare') return new BareVisitorSource();
+  if (name === 'telegram') return new TelegramWebhookSource();
   throw new Error(`unknown inbound source ${name}`);
 }

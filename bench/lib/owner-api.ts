@@ -58,13 +58,14 @@ export async function assignConversations(
   runTag: string,
   conversations: PreparedConversation[],
   agentIds: string[],
+  channel: 'LVC' | 'TLG' = 'LVC',
 ): Promise<void> {
   const ticketOf = new Map<string, number>();
   let cursor: string | null = null;
   do {
     const query = new URLSearchParams({
       customerInfo: runTag,
-      mediaPlatform: 'LVC',
+      mediaPlatform: channel,
       pageSize: '100',
       tab: 'all',
     });

@@ -42,10 +42,12 @@ export async function measureRealtime(
     runTag,
   }: RealtimeSettings,
   options: {
-    source: 'livechat' | 'bare';
+    source: 'livechat' | 'bare' | 'telegram';
     agentUrl: string;
     visitorUrl: string;
     widgetId?: string;
+    /** The bot's webhook (telegram only). */
+    webhook?: { url: string; secretToken: string };
     ownerToken?: string;
     /** The server processes whose CPU time per message is reported. */
     serverPids: number[];
@@ -55,6 +57,9 @@ export async function measureRealtime(
   const visitors = SocketWorker.start('visitors');
   try {
     const bare = options.source === 'bare';
+    /** Only the widget limits how fast one customer may write (visitorChatLimits). */
+    const limited = options.source === 'livechat';
+    const channel = options.source === 'telegram' ? 'TLG' : 'LVC';
     let agentIds: string[] = [];
     if (!bare)
       agentIds = await agents.request({
@@ -82,6 +87,7 @@ export async function measureRealtime(
         agents: agentCount,
         runTag,
         widgetId: options.widgetId,
+        webhook: options.webhook,
       },
     });
     console.log(
@@ -89,7 +95,7 @@ export async function measureRealtime(
     );
     if (!bare && options.ownerToken) {
       t = performance.now();
-      await assignConversations(options.agentUrl, options.ownerToken, runTag, prepared, agentIds);
+      await assignConversations(options.agentUrl, options.ownerToken, runTag, prepared, agentIds, channel);
       console.log(`  assigned to ${agentCount} agents in ${((performance.now() - t) / 1000).toFixed(1)} s`);
     }
     await settle(1000);
@@ -113,7 +119,9 @@ export async function measureRealtime(
     // ones are added when they cannot carry `--ingest-ceiling` messages/s for the whole run.
     // The bare pipeline has no allowance: its visitors are never the limit.
     const needed = Math.ceil((ingestCeiling * ingestSeconds) / perVisitorAllowance);
-    const fresh = bare ? 0 : Math.max(0, needed - prepared.length, ingestConcurrency * 2 - prepared.length);
+    const fresh = !limited
+      ? 0
+      : Math.max(0, needed - prepared.length, ingestConcurrency * 2 - prepared.length);
     t = performance.now();
     const added =
       fresh === 0
@@ -128,6 +136,7 @@ export async function measureRealtime(
               agents: agentCount,
               runTag,
               widgetId: options.widgetId,
+              webhook: options.webhook,
             },
           });
     if (added.length > 0)
@@ -137,8 +146,8 @@ export async function measureRealtime(
     // Assigned like the latency run's, so each message reaches one agent as in the bare
     // pipeline (an unassigned chat's message goes to every agent who sees the queue).
     if (added.length > 0 && !bare && options.ownerToken)
-      await assignConversations(options.agentUrl, options.ownerToken, runTag, added, agentIds);
-    if (!bare)
+      await assignConversations(options.agentUrl, options.ownerToken, runTag, added, agentIds, channel);
+    if (limited)
       await settle(Math.max(0, visitorChatLimits.windowMs + 1000 - (performance.now() - latencyEnded)));
     cpu = cpuMsOf(options.serverPids);
     const statements = bare ? undefined : await watchStatements(databaseUrl);
@@ -150,7 +159,7 @@ export async function measureRealtime(
         concurrency: ingestConcurrency,
         durationSeconds: ingestSeconds,
         conversations: [...prepared, ...added].map((each) => each.conversation),
-        perConversation: bare ? Number.MAX_SAFE_INTEGER : perVisitorAllowance,
+        perConversation: limited ? perVisitorAllowance : Number.MAX_SAFE_INTEGER,
         runTag: `${runTag}i`,
       }),
     );

@@ -6,8 +6,8 @@ import { registerAuditJobs } from './modules/audit/audit.jobs';
 import { registerAuditRoutes } from './modules/audit/audit.routes';
 import { AuditService } from './modules/audit/audit.service';
 import { registerWalletRoutes } from './modules/billing/wallet.routes';
-import { LiveChatAdapter } from './modules/channels/adapters/lvc/lvc.adapter';
-import { ChannelRegistry } from './modules/channels/channel-adapter';
+import type { ChannelRegistry } from './modules/channels/channel-adapter';
+import { createChannels } from './modules/channels/channels.module';
 import { registerHealthRoutes } from './modules/health/health.routes';
 import { registerAccountActivityJobs } from './modules/identity/account-activity.jobs';
 import { registerAccountActivityRoutes } from './modules/identity/account-activity.routes';
@@ -149,8 +149,15 @@ export async function startServer(config: AppConfig, options: ServerOptions = {}
     new LocalFileStorage(path.join(config.dataDir, 'media')),
     config.jwtSecret,
   );
-  const channels = new ChannelRegistry();
-  channels.register(new LiveChatAdapter());
+  /** The base URL once listening (http://host:port). */
+  let url = '';
+  const channelParts = createChannels({
+    db: database.db,
+    serverSecret: config.jwtSecret,
+    media,
+    telegramApiBase: config.TELEGRAM_API_BASE,
+  });
+  const channels = channelParts.registry;
   const inbox = createInbox({
     db: database.db,
     app,
@@ -219,6 +226,10 @@ export async function startServer(config: AppConfig, options: ServerOptions = {}
     conversations: inbox.conversations,
     demoWidgetId: demoLivechat?.widgetId ?? null,
   });
+  channelParts.registerRoutes(app, {
+    webhookBase: () => config.PUBLIC_URL ?? url,
+    receiveInbound: (input) => inbox.conversations.receiveInbound(input),
+  });
   const ticketQuery = new TicketQueryService(database.db);
   registerTicketListRoutes(app, ticketQuery);
   registerInboxViewRoutes(app, new InboxViewsService(database.db, ticketQuery));
@@ -237,7 +248,6 @@ export async function startServer(config: AppConfig, options: ServerOptions = {}
   await registerPushJobs(push, queue, relay);
   if (runWorkers) await relay.start();
 
-  let url = '';
   if (options.listen !== false && role !== 'worker') {
     url = await app.listen({ port: config.PORT, host: config.HOST });
     url = url.replace('0.0.0.0', '127.0.0.1').replace('[::]', '127.0.0.1');

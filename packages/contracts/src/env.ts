@@ -46,6 +46,11 @@ export const serverEnv = z.object({
   OIDC_CLIENT_ID: z.string().min(1).optional(),
   /** The OAuth client secret; kept on the server, used at the token endpoint only. */
   OIDC_CLIENT_SECRET: z.string().min(1).optional(),
+  /**
+   * Telegram's Bot API base (`https://api.telegram.org`); a simulator's address in tests, the
+   * benches and offline demos. Bots are called at `<base>/bot<token>/<method>`.
+   */
+  TELEGRAM_API_BASE: z.string().url().default('https://api.telegram.org'),
   /** Client ids (comma-separated) whose page visits and client logs are kept (core-inbox §9); empty: none. */
   TRACKED_CLIENT_IDS: z
     .string()

@@ -2,6 +2,7 @@ export * from './ability';
 export * from './account-activity';
 export * from './admin';
 export * from './audit';
+export * from './channel-accounts';
 export * from './channels';
 export * from './client-membership';
 export * from './constants';

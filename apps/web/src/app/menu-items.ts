@@ -6,6 +6,7 @@ import {
   IconLock,
   IconMail,
   IconMessageChatbot,
+  IconPlugConnected,
   IconShieldLock,
   IconTable,
   IconUserCircle,
@@ -27,7 +28,10 @@ export const menuSections = [
   },
   {
     labelKey: 'menu.channels',
-    items: [{ path: '/livechat/create', labelKey: 'menu.liveChat', icon: IconMessageChatbot }],
+    items: [
+      { path: '/setting/store', labelKey: 'menu.channelSettings', icon: IconPlugConnected },
+      { path: '/livechat/create', labelKey: 'menu.liveChat', icon: IconMessageChatbot },
+    ],
   },
   {
     labelKey: 'menu.settings',

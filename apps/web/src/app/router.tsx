@@ -179,6 +179,18 @@ const adminUsersRoute = createRoute({
   component: lazyPage(() => import('../features/admin/admin-users-page'), 'AdminUsersPage'),
 });
 
+/** Business settings; the tab is in the address (`?tab=channel`) so guidance can link to it. */
+const businessSettingsRoute = createRoute({
+  getParentRoute: () => appRoute,
+  path: 'setting/store',
+  validateSearch: (search: Record<string, unknown>): { tab?: 'channel' } =>
+    search.tab === 'channel' ? { tab: 'channel' } : {},
+  component: lazyPage(
+    () => import('../features/business-settings/business-settings-page'),
+    'BusinessSettingsPage',
+  ),
+});
+
 /** Every other path the guard let through: not built yet, or unknown. */
 const notBuiltRoute = createRoute({
   getParentRoute: () => appRoute,
@@ -209,6 +221,7 @@ export const routeTree = rootRoute.addChildren([
     twoFactorSetupRoute,
     devMailboxRoute,
     adminUsersRoute,
+    businessSettingsRoute,
     auditLogRoute,
     notBuiltRoute,
   ]),

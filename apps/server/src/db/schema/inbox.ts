@@ -34,10 +34,22 @@ export const channelAccounts = pgTable(
     connectedAt: timestamp('connected_at', { withTimezone: true }),
     /** Channel-specific settings that are not secret. */
     config: jsonb('config').$type<Record<string, unknown>>().notNull().default(sql`'{}'::jsonb`),
+    /**
+     * The account's own id on its channel (a Telegram bot's numeric id): one business only
+     * may connect it, so it is unique across clients among accounts not deleted.
+     */
+    externalId: text('external_id'),
+    /** The account's credentials (a bot token, a webhook secret), sealed by `SecretBox`. */
+    sealedSecret: text('sealed_secret'),
     createdAt: createdAt(),
     deletedAt: timestamp('deleted_at', { withTimezone: true }),
   },
-  (table) => [index('channel_accounts_client_idx').on(table.clientId, table.channel)],
+  (table) => [
+    index('channel_accounts_client_idx').on(table.clientId, table.channel),
+    uniqueIndex('channel_accounts_external_idx')
+      .on(table.channel, table.externalId)
+      .where(sql`${table.deletedAt} is null and ${table.externalId} is not null`),
+  ],
 );
 
 /** A customer: one person, whatever channels they write from. */

@@ -1,5 +1,6 @@
-import { createCipheriv, createDecipheriv, createHmac, randomBytes } from 'node:crypto';
+import { createHmac } from 'node:crypto';
 import { jwtVerify, SignJWT } from 'jose';
+import { SecretBox } from '../../platform/secrets/secret-box';
 
 /** What a sign-in challenge token allows: entering a code, or a first forced activation. */
 export type MfaChallengePurpose = 'mfa-verify' | 'mfa-setup';
@@ -21,35 +22,22 @@ export const mfaChallengeTtlSeconds = 300;
  * database dump from revealing secrets without the server's key.
  */
 export class MfaKeys {
-  private readonly sealKey: Buffer;
+  private readonly box: SecretBox;
   private readonly challengeKey: Uint8Array;
 
   constructor(jwtSecret: string) {
-    this.sealKey = createHmac('sha256', jwtSecret).update('mfa-secret-seal/v1').digest();
+    this.box = new SecretBox(jwtSecret, 'mfa-secret-seal/v1');
     this.challengeKey = createHmac('sha256', jwtSecret).update('mfa-challenge/v1').digest();
   }
 
   /** Seals a secret as `v1.<iv>.<tag>.<ciphertext>` (base64url parts). */
   seal(plain: string): string {
-    const iv = randomBytes(12);
-    const cipher = createCipheriv('aes-256-gcm', this.sealKey, iv);
-    const body = Buffer.concat([cipher.update(plain, 'utf8'), cipher.final()]);
-    return ['v1', ...[iv, cipher.getAuthTag(), body].map((part) => part.toString('base64url'))].join('.');
+    return this.box.seal(plain);
   }
 
   /** Opens a sealed secret; null when it was tampered with or sealed under another key. */
   open(sealed: string): string | null {
-    const [version, iv, tag, body] = sealed.split('.');
-    if (version !== 'v1' || !iv || !tag || !body) return null;
-    try {
-      const decipher = createDecipheriv('aes-256-gcm', this.sealKey, Buffer.from(iv, 'base64url'));
-      decipher.setAuthTag(Buffer.from(tag, 'base64url'));
-      return Buffer.concat([decipher.update(Buffer.from(body, 'base64url')), decipher.final()]).toString(
-        'utf8',
-      );
-    } catch {
-      return null;
-    }
+    return this.box.open(sealed);
   }
 
   /** Signs a challenge for the second sign-in step. */

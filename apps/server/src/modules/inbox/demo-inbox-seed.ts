@@ -57,10 +57,9 @@ export async function seedDemoInbox(db: Database, clientId: string, now = new Da
 }
 
 async function ensureAccounts(tx: Transaction, clientId: string, now: Date) {
-  const existing = await tx
-    .select()
-    .from(channelAccounts)
-    .where(and(eq(channelAccounts.clientId, clientId), isNull(channelAccounts.deletedAt)));
+  // Deleted ones count too: an account the owner disconnected is not put back on a restart
+  // (Telegram, say, is single-connection: it would stand beside the bot connected instead).
+  const existing = await tx.select().from(channelAccounts).where(eq(channelAccounts.clientId, clientId));
   const byChannel = new Map<ChannelCode, { id: string; channel: ChannelCode }>();
   for (const wanted of demoAccounts) {
     let account = existing.find((row) => row.channel === wanted.channel && row.name === wanted.name);

@@ -11,8 +11,9 @@ import {
 import { useQuery } from '@tanstack/react-query';
 import { memo } from 'react';
 import { useTranslation } from 'react-i18next';
+import { ChannelBadge } from '../../../shared/channel-badge';
 import { initialsOf } from '../../../shared/display-format';
-import { ChannelBadge, PriorityLabel, StatusBadge } from '../shared/ticket-badges';
+import { PriorityLabel, StatusBadge } from '../shared/ticket-badges';
 import classes from './chat-room.module.css';
 import { agentsQueryOptions, groupsQueryOptions } from './chat-room.queries';
 import type { ClosingStatus } from './close-ticket-modal';

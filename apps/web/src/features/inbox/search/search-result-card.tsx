@@ -3,9 +3,10 @@ import { Badge, Group, Paper, Stack, Text } from '@mantine/core';
 import { IconMessage } from '@tabler/icons-react';
 import { memo, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
+import { ChannelBadge } from '../../../shared/channel-badge';
 import { ChatRoomLink } from '../shared/chat-room-link';
 import { formatDateTimeShort } from '../shared/inbox-time';
-import { ChannelBadge, PriorityLabel, StatusBadge } from '../shared/ticket-badges';
+import { PriorityLabel, StatusBadge } from '../shared/ticket-badges';
 import { HighlightSnippet } from './highlight-snippet';
 import classes from './search.module.css';
 

@@ -1,74 +1,7 @@
-import { type ChannelCode, channels, type TicketPriority, type TicketSummary } from '@app/contracts';
-import { Badge, type BadgeProps, Group, Text, ThemeIcon, Tooltip } from '@mantine/core';
-import {
-  IconBrandInstagram,
-  IconBrandLine,
-  IconBrandMessenger,
-  IconBrandTelegram,
-  IconBrandViber,
-  IconBrandWhatsapp,
-  IconBuildingStore,
-  IconClockExclamation,
-  IconFlagFilled,
-  IconMail,
-  IconMessageCircle,
-  type IconProps,
-  IconShoppingBag,
-} from '@tabler/icons-react';
-import type { ComponentType } from 'react';
+import type { TicketPriority, TicketSummary } from '@app/contracts';
+import { Badge, Group, Text, Tooltip } from '@mantine/core';
+import { IconClockExclamation, IconFlagFilled } from '@tabler/icons-react';
 import { useTranslation } from 'react-i18next';
-
-/** The icon of each channel (brand icons where one exists, a shop for marketplaces). */
-export const channelIcons: Record<ChannelCode, ComponentType<IconProps>> = {
-  WAP: IconBrandWhatsapp,
-  WPU: IconBrandWhatsapp,
-  IGM: IconBrandInstagram,
-  MSG: IconBrandMessenger,
-  TPD: IconShoppingBag,
-  LZD: IconShoppingBag,
-  SHP: IconBuildingStore,
-  VBR: IconBrandViber,
-  LNE: IconBrandLine,
-  TLG: IconBrandTelegram,
-  LVC: IconMessageCircle,
-  EML: IconMail,
-};
-
-/** The channel's icon in its brand colour (the colours live in the contracts' channel table). */
-export function ChannelIcon({ code, size = 16 }: { code: ChannelCode; size?: number }) {
-  const Icon = channelIcons[code];
-  return (
-    <ThemeIcon
-      size={size + 8}
-      radius="xl"
-      variant="light"
-      color={channels[code].colour}
-      aria-label={channels[code].name}
-      role="img"
-    >
-      <Icon size={size} stroke={1.8} />
-    </ThemeIcon>
-  );
-}
-
-/** A channel as a small labelled badge: brand names are not translated. */
-export function ChannelBadge({ code, size = 'sm' }: { code: ChannelCode; size?: BadgeProps['size'] }) {
-  const Icon = channelIcons[code];
-  return (
-    <Badge
-      size={size}
-      variant="light"
-      color={channels[code].colour}
-      tt="none"
-      fw={600}
-      radius="sm"
-      leftSection={<Icon size={12} stroke={2} />}
-      styles={{ root: { flexShrink: 0 } }}
-    >
-      {channels[code].name}
-    </Badge>
-  );
-}
 
 /** Mantine colour names per state, shared by the badges and the table's light chips. */
 export const statusColours: Record<TicketSummary['status'] | 'EXPIRED', string> = {

@@ -1,9 +1,10 @@
 import type { TicketSummary } from '@app/contracts';
 import { Box, Group, Stack, Text } from '@mantine/core';
 import { memo } from 'react';
+import { ChannelIcon } from '../../../shared/channel-badge';
 import { ChatRoomLink } from '../shared/chat-room-link';
 import { formatTimeAgo } from '../shared/inbox-time';
-import { ChannelIcon, ExpiryWarning, PriorityLabel, UnreadCount } from '../shared/ticket-badges';
+import { ExpiryWarning, PriorityLabel, UnreadCount } from '../shared/ticket-badges';
 import classes from './ticket-lists.module.css';
 
 export const conversationRowHeight = 72;

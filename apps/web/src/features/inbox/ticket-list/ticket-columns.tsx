@@ -1,9 +1,10 @@
 import { channelList, channels, type TicketColumn, type TicketSummary, ticketColumns } from '@app/contracts';
 import { IconFlagFilled } from '@tabler/icons-react';
 import type { CSSProperties, ReactNode } from 'react';
+import { channelIcons } from '../../../shared/channel-badge';
 import { chatRoomHref, isModifiedClick } from '../shared/chat-room-link';
 import { formatDateTimeShort } from '../shared/inbox-time';
-import { channelIcons, priorityColours, statusColours } from '../shared/ticket-badges';
+import { priorityColours, statusColours } from '../shared/ticket-badges';
 import classes from './ticket-lists.module.css';
 
 /**

@@ -1,0 +1,137 @@
+import { timingSafeEqual } from 'node:crypto';
+import type { FastifyBaseLogger } from 'fastify';
+import { z } from 'zod';
+import type { App } from '../../../../platform/http/app';
+import { HttpError } from '../../../../platform/http/http-errors';
+import type { StoredAttachment } from '../../../inbox/attachment-store';
+import type { InboundInput } from '../../../inbox/conversation.service';
+import { telegramMessageId } from './telegram.adapter';
+import type { TelegramAccount, TelegramAccounts } from './telegram-accounts';
+import { TelegramApiError, type TelegramBotApi } from './telegram-bot-api';
+import { telegramSecretHeader } from './telegram-protocol';
+import {
+  contentOf,
+  customerNameOf,
+  type IncomingFile,
+  type ParsedTelegramMessage,
+  telegramUpdateSchema,
+} from './telegram-update';
+
+/** Bots may download files up to 20 MB (getFile). */
+const downloadMaxBytes = 20 * 1024 * 1024;
+
+export interface TelegramWebhookDeps {
+  accounts: TelegramAccounts;
+  api: TelegramBotApi;
+  receiveInbound(input: InboundInput): Promise<unknown>;
+  saveFile(
+    clientId: string,
+    ownerRef: string,
+    file: { name: string; mime: string; bytes: Buffer },
+  ): Promise<StoredAttachment>;
+  logger: FastifyBaseLogger;
+}
+
+const sameSecret = (given: string | string[] | undefined, expected: string) => {
+  if (typeof given !== 'string') return false;
+  const a = Buffer.from(given);
+  const b = Buffer.from(expected);
+  return a.length === b.length && timingSafeEqual(a, b);
+};
+
+/**
+ * Where Telegram delivers a connected bot's updates (setWebhook, with its secret token):
+ * `POST /api/webhooks/telegram/<account id>`. A customer's private message is stored before
+ * the answer (persist, then acknowledge), so a 200 means it is kept; a repeat of one already
+ * stored (Telegram delivers at least once) is answered 200 and stored once. Anything that
+ * fails on our side answers 5xx, and Telegram sends the update again later.
+ */
+export function registerTelegramWebhookRoutes(app: App, deps: TelegramWebhookDeps): void {
+  app.post(
+    '/api/webhooks/telegram/:accountId',
+    {
+      config: { access: 'public' },
+      schema: { params: z.object({ accountId: z.string() }), hide: true },
+    },
+    async (request, reply) => {
+      const { accountId } = request.params;
+      const account = z.string().uuid().safeParse(accountId).success
+        ? await deps.accounts.get(accountId)
+        : null;
+      if (!account?.connected) throw new HttpError(404, 'Unknown bot');
+      if (!sameSecret(request.headers[telegramSecretHeader], account.webhookSecret))
+        throw new HttpError(401, 'Secret token does not match');
+      const update = telegramUpdateSchema.safeParse(request.body);
+      // Not an update we can read: answering an error would only make Telegram repeat it.
+      if (!update.success) {
+        request.log.warn({ issues: update.error.issues.slice(0, 3) }, 'telegram update not understood');
+        return reply.code(200).send();
+      }
+      const message = update.data.message;
+      if (message && message.chat.type === 'private' && !message.from?.is_bot)
+        await storeMessage(deps, account, message);
+      return reply.code(200).send();
+    },
+  );
+}
+
+async function storeMessage(
+  deps: TelegramWebhookDeps,
+  account: TelegramAccount,
+  message: ParsedTelegramMessage,
+) {
+  const content = contentOf(message);
+  const attachments: StoredAttachment[] = [];
+  let text = content.text;
+  if (content.file) {
+    const fetched = await fetchFile(deps, account, content.file);
+    if ('attachment' in fetched) attachments.push(fetched.attachment);
+    else text = [text, `[${content.file.name}: ${fetched.refused}]`].filter(Boolean).join('\n');
+  }
+  if (!text && attachments.length === 0) text = '[Telegram: unsupported message]';
+  const username = message.from?.username ?? message.chat.username;
+  await deps.receiveInbound({
+    clientId: account.clientId,
+    channelAccountId: account.id,
+    customer: {
+      externalId: String(message.chat.id),
+      name: customerNameOf(message),
+      notes: username ? `Telegram @${username}` : null,
+    },
+    providerMessageId: telegramMessageId(message.chat.id, message.message_id),
+    text,
+    attachments,
+    sentAt: new Date(message.date * 1000),
+  });
+}
+
+/**
+ * Downloads the customer's file and keeps it. Telegram's refusal of this file (too big, gone)
+ * is answered as text in the message instead; not reaching Telegram throws, so the update is
+ * answered 5xx and comes again.
+ */
+async function fetchFile(
+  deps: TelegramWebhookDeps,
+  account: TelegramAccount,
+  file: IncomingFile,
+): Promise<{ attachment: StoredAttachment } | { refused: string }> {
+  if (file.size !== undefined && file.size > downloadMaxBytes) return { refused: 'file is too big' };
+  try {
+    const described = await deps.api.getFile(account.token, file.fileId);
+    if (!described.file_path) return { refused: 'file is not available' };
+    const bytes = await deps.api.download(account.token, described.file_path);
+    const attachment = await deps.saveFile(account.clientId, `channel:${account.id}`, {
+      name: file.name,
+      mime: file.mime,
+      bytes,
+    });
+    return { attachment };
+  } catch (error) {
+    if (error instanceof TelegramApiError && !error.retryable) return { refused: error.description };
+    deps.logger.warn(
+      { err: error, account: account.id },
+      'telegram file not fetched; the update will come again',
+    );
+    throw new HttpError(503, 'File not fetched yet');
+  }
+}

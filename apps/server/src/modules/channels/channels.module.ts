@@ -1,0 +1,61 @@
+import type { Database } from '../../db/client';
+import type { App } from '../../platform/http/app';
+import { SecretBox } from '../../platform/secrets/secret-box';
+import type { StoredAttachment } from '../inbox/attachment-store';
+import type { InboundInput } from '../inbox/conversation.service';
+import { LiveChatAdapter } from './adapters/lvc/lvc.adapter';
+import { type FileReader, TelegramAdapter } from './adapters/tlg/telegram.adapter';
+import { TelegramAccounts } from './adapters/tlg/telegram-accounts';
+import { TelegramBotApi } from './adapters/tlg/telegram-bot-api';
+import { registerTelegramWebhookRoutes } from './adapters/tlg/telegram-webhook.routes';
+import { registerChannelAccountRoutes } from './channel-account.routes';
+import { ChannelAccountService } from './channel-account.service';
+import { ChannelRegistry } from './channel-adapter';
+
+/** What the channels need of the media module: keep a provider's file, open a stored one. */
+export interface ChannelMedia extends FileReader {
+  saveFile(
+    clientId: string,
+    ownerRef: string,
+    file: { name: string; mime: string; bytes: Buffer },
+  ): Promise<StoredAttachment>;
+}
+
+/**
+ * The channel adapters and their accounts. The registry exists before the inbox (its
+ * delivery job hands messages to it); the routes come once the inbox can take messages in.
+ */
+export function createChannels(parts: {
+  db: Database;
+  serverSecret: string;
+  media: ChannelMedia;
+  telegramApiBase: string;
+}) {
+  const registry = new ChannelRegistry();
+  const api = new TelegramBotApi(parts.telegramApiBase);
+  const accounts = new TelegramAccounts(
+    parts.db,
+    new SecretBox(parts.serverSecret, 'channel-credentials/v1'),
+  );
+  registry.register(new LiveChatAdapter());
+  registry.register(new TelegramAdapter(api, accounts, parts.media));
+  return {
+    registry,
+    registerRoutes(
+      app: App,
+      options: { webhookBase: () => string; receiveInbound(input: InboundInput): Promise<unknown> },
+    ) {
+      registerChannelAccountRoutes(
+        app,
+        new ChannelAccountService(parts.db, { api, accounts }, options.webhookBase),
+      );
+      registerTelegramWebhookRoutes(app, {
+        accounts,
+        api,
+        receiveInbound: options.receiveInbound,
+        saveFile: (clientId, ownerRef, file) => parts.media.saveFile(clientId, ownerRef, file),
+        logger: app.log,
+      });
+    },
+  };
+}
