@@ -47,6 +47,12 @@ export default defineConfig({
     emptyOutDir: true,
     // Mantine is one large vendor chunk by nature; splitting it further gains nothing.
     chunkSizeWarningLimit: 900,
+    rolldownOptions: {
+      // The shared contracts build every screen's zod schemas at module level. Building one
+      // has no effect but the schema, so one no screen of a chunk reads is left out of it
+      // (the signed-in inbox loaded every feature's schemas before).
+      treeshake: { manualPureFunctions: ['z'] },
+    },
   },
   server: {
     port: 5173,

@@ -1,7 +1,7 @@
 import { generateKeyPairSync, randomBytes } from 'node:crypto';
 import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { type ServerEnv, serverEnv } from '@app/contracts';
+import { type ServerEnv, serverEnv } from './env';
 
 /** The validated configuration the composition root hands to every part. */
 export interface AppConfig extends ServerEnv {

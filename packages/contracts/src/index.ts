@@ -6,7 +6,6 @@ export * from './channel-accounts';
 export * from './channels';
 export * from './client-membership';
 export * from './constants';
-export * from './env';
 export * from './errors';
 export * from './identity';
 export * from './inbox';
