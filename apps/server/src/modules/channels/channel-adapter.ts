@@ -20,11 +20,15 @@ export interface DeliveryReceipt {
   status: 'SENT' | 'DELIVERED';
 }
 
-/** A provider refused or could not be reached; `retryable` decides between retry and FAILED. */
+/**
+ * A provider refused or could not be reached; `retryable` decides between retry and FAILED,
+ * and `retryAfterSeconds` is how long the provider asked to be left alone (a 429's retry_after).
+ */
 export class DeliveryError extends Error {
   constructor(
     readonly reason: string,
     readonly retryable: boolean,
+    readonly retryAfterSeconds?: number,
   ) {
     super(reason);
     this.name = 'DeliveryError';

@@ -207,6 +207,23 @@ describe('a connected bot', () => {
     expect(out).toMatchObject({ chatId: 5101, text: 'Masih ada kak, silakan diorder.' });
     expect(delivered).toMatchObject({ status: 'SENT' });
 
+    // Flood control: Telegram's retry_after is waited out, past the job's own 2 s backoff.
+    telegram.failNext(bot.token, 'sendMessage', {
+      code: 429,
+      description: 'Too Many Requests: retry after 5',
+      retryAfter: 5,
+    });
+    const started = Date.now();
+    const later = await reply('Sebentar ya kak.');
+    await eventually(async () => {
+      const view = await server.request<MessageView>('GET', `/api/csp/chat/id?id=${later.body.id}`, {
+        token: client.token,
+      });
+      return view.body.status === 'SENT';
+    }, 20_000);
+    expect(Date.now() - started).toBeGreaterThanOrEqual(5_000);
+    expect(telegram.sent(bot.token).at(-1)).toMatchObject({ chatId: 5101, text: 'Sebentar ya kak.' });
+
     telegram.block(bot.token, 5101);
     const refused = await reply('Halo?');
     const failed = await eventually(async () => {

@@ -9,7 +9,7 @@ export const deliverMessageJob = 'inbox.deliver-message';
 /** The relay's event shape; a retry sends the same shape with the next attempt. */
 const deliveryJobData = z.object({ clientId: z.string().uuid(), payload: deliveryRequestedPayload });
 
-/** Seconds before attempt n+1: 2, 4, 8, 16. */
+/** Seconds before attempt n+1: 2, 4, 8, 16, or longer when the provider asked for longer (429). */
 const backoffSeconds = (attempt: number) => 2 ** attempt;
 
 /**
@@ -38,11 +38,11 @@ export async function registerInboxJobs(
     handler: async (data) => {
       const { clientId, payload } = deliveryJobData.parse(data);
       const outcome = await delivery.deliver(clientId, payload.messageId, payload.attempt);
-      if (outcome === 'retry') {
+      if (outcome !== 'done') {
         await queue.send(
           deliverMessageJob,
           { clientId, payload: { ...payload, attempt: payload.attempt + 1 } },
-          { startAfter: backoffSeconds(payload.attempt) },
+          { startAfter: Math.max(backoffSeconds(payload.attempt), outcome.notBeforeSeconds ?? 0) },
         );
       }
     },

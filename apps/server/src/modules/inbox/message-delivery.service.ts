@@ -12,8 +12,11 @@ import { findTicket } from './ticket.repository';
 /** How many times a retryable refusal is tried before the message is marked FAILED. */
 export const maxDeliveryAttempts = 5;
 
-/** What the job does next: nothing more, or try again later. */
-export type DeliveryOutcome = 'done' | 'retry';
+/**
+ * What the job does next: nothing more, or try again later (not sooner than the provider
+ * asked, when it said).
+ */
+export type DeliveryOutcome = 'done' | { retry: true; notBeforeSeconds?: number };
 
 /**
  * Hands one PENDING outbound public message to its channel's adapter, outside any
@@ -73,7 +76,8 @@ export class MessageDeliveryService {
         error instanceof DeliveryError
           ? error
           : new DeliveryError(error instanceof Error ? error.message : 'Delivery failed', true);
-      if (failure.retryable && attempt < maxDeliveryAttempts) return 'retry';
+      if (failure.retryable && attempt < maxDeliveryAttempts)
+        return { retry: true, notBeforeSeconds: failure.retryAfterSeconds };
       await this.record(clientId, messageId, { status: 'FAILED', failureReason: failure.reason });
       return 'done';
     }

@@ -25,7 +25,8 @@ export const telegramMessageId = (chatId: number | string, messageId: number) =>
 /**
  * The Telegram channel's outbound half: an agent's text goes by sendMessage, each attachment
  * by sendPhoto or sendDocument (the text as the first one's caption when it fits). Flood
- * control (429), Telegram's own errors (5xx) and no answer are retried by the delivery job;
+ * control (429, not before its retry_after), Telegram's own errors (5xx) and no answer are
+ * retried by the delivery job;
  * a refusal (blocked by the user, chat not found) marks the message FAILED with Telegram's words.
  */
 export class TelegramAdapter implements ChannelAdapter {
@@ -71,7 +72,8 @@ export class TelegramAdapter implements ChannelAdapter {
       if (!first) throw new DeliveryError('Nothing to send', false);
       return { providerMessageId: telegramMessageId(first.chat.id, first.message_id), status: 'SENT' };
     } catch (error) {
-      if (error instanceof TelegramApiError) throw new DeliveryError(error.description, error.retryable);
+      if (error instanceof TelegramApiError)
+        throw new DeliveryError(error.description, error.retryable, error.retryAfter);
       throw error;
     }
   }
