@@ -8,7 +8,6 @@ import { ticketSummaryJson } from './json-views';
 import { ticketAccessColumns, ticketQuery } from './ticket.repository';
 
 export type ChatRoomRow = typeof chatRooms.$inferSelect;
-export type ChannelAccountRow = typeof channelAccounts.$inferSelect;
 
 /**
  * Serialises everything that happens to one customer on one channel account until the
@@ -19,25 +18,6 @@ export async function lockCustomer(db: Executor, channelAccountId: string, exter
   await db.execute(
     sql`select pg_advisory_xact_lock(hashtextextended(${`${channelAccountId}:${externalId}`}, 0))`,
   );
-}
-
-/** A channel account of the client that has not been removed. */
-export async function findChannelAccount(
-  db: Executor,
-  clientId: string,
-  channelAccountId: string,
-): Promise<ChannelAccountRow | undefined> {
-  const [row] = await db
-    .select()
-    .from(channelAccounts)
-    .where(
-      and(
-        eq(channelAccounts.clientId, clientId),
-        eq(channelAccounts.id, channelAccountId),
-        isNull(channelAccounts.deletedAt),
-      ),
-    );
-  return row;
 }
 
 const roomOfTicket = builtOnce<{ clientId: string; ticketId: number }>(() =>
