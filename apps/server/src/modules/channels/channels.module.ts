@@ -1,25 +1,18 @@
 import type { Database } from '../../db/client';
 import type { App } from '../../platform/http/app';
 import { SecretBox } from '../../platform/secrets/secret-box';
-import type { StoredAttachment } from '../inbox/attachment-store';
 import type { InboundInput } from '../inbox/conversation.service';
 import { LiveChatAdapter } from './adapters/lvc/lvc.adapter';
 import { type FileReader, TelegramAdapter } from './adapters/tlg/telegram.adapter';
 import { TelegramAccounts } from './adapters/tlg/telegram-accounts';
 import { TelegramBotApi } from './adapters/tlg/telegram-bot-api';
-import { registerTelegramWebhookRoutes } from './adapters/tlg/telegram-webhook.routes';
+import { type FileKeeper, registerTelegramWebhookRoutes } from './adapters/tlg/telegram-webhook.routes';
 import { registerChannelAccountRoutes } from './channel-account.routes';
 import { ChannelAccountService } from './channel-account.service';
 import { ChannelRegistry } from './channel-adapter';
 
-/** What the channels need of the media module: keep a provider's file, open a stored one. */
-export interface ChannelMedia extends FileReader {
-  saveFile(
-    clientId: string,
-    ownerRef: string,
-    file: { name: string; mime: string; bytes: Buffer },
-  ): Promise<StoredAttachment>;
-}
+/** What the channels need of the media module: open a stored file, keep a provider's. */
+export interface ChannelMedia extends FileReader, FileKeeper {}
 
 /**
  * The channel adapters and their accounts. The registry exists before the inbox (its
@@ -53,7 +46,7 @@ export function createChannels(parts: {
         accounts,
         api,
         receiveInbound: options.receiveInbound,
-        saveFile: (clientId, ownerRef, file) => parts.media.saveFile(clientId, ownerRef, file),
+        media: parts.media,
         logger: app.log,
       });
     },

@@ -66,11 +66,11 @@ interface ChatState {
 /** Why a waiting getUpdates ends: news, a newer poll, a webhook taking over, or its timeout. */
 type PollEnd = 'update' | 'conflict' | 'webhook' | 'stop';
 
-/** Telegram retries "a reasonable amount of attempts"; three with short pauses keeps tests fast. */
 /** getUpdates' refusal while a webhook is set. */
 export const webhookActive =
   "Conflict: can't use getUpdates method while webhook is active; use deleteWebhook to delete the webhook first";
 
+/** Telegram retries "a reasonable amount of attempts"; three with short pauses keeps tests fast. */
 const retryDelaysMs = [50, 100];
 const webhookTimeoutMs = 10_000;
 /** Kinds Telegram leaves out when allowed_updates is empty. */

@@ -20,15 +20,20 @@ import {
 /** Bots may download files up to 20 MB (getFile). */
 const downloadMaxBytes = 20 * 1024 * 1024;
 
-export interface TelegramWebhookDeps {
-  accounts: TelegramAccounts;
-  api: TelegramBotApi;
-  receiveInbound(input: InboundInput): Promise<unknown>;
+/** Keeps a provider's file as a ready attachment (the media module). */
+export interface FileKeeper {
   saveFile(
     clientId: string,
     ownerRef: string,
     file: { name: string; mime: string; bytes: Buffer },
   ): Promise<StoredAttachment>;
+}
+
+export interface TelegramWebhookDeps {
+  accounts: TelegramAccounts;
+  api: TelegramBotApi;
+  receiveInbound(input: InboundInput): Promise<unknown>;
+  media: FileKeeper;
   logger: FastifyBaseLogger;
 }
 
@@ -120,7 +125,7 @@ async function fetchFile(
     const described = await deps.api.getFile(account.token, file.fileId);
     if (!described.file_path) return { refused: 'file is not available' };
     const bytes = await deps.api.download(account.token, described.file_path);
-    const attachment = await deps.saveFile(account.clientId, `channel:${account.id}`, {
+    const attachment = await deps.media.saveFile(account.clientId, `channel:${account.id}`, {
       name: file.name,
       mime: file.mime,
       bytes,
