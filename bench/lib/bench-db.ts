@@ -51,6 +51,7 @@ const busyTables = [
   'tickets',
   'chat_rooms',
   'ticket_search',
+  'ticket_search_backlog',
   'ticket_counters',
   'contacts',
   'contact_identities',

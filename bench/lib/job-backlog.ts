@@ -21,6 +21,10 @@ async function jobsWaiting(client: pg.Client, since: Date): Promise<Record<strin
      union all
      select 'outbox events not yet relayed', count(*) from outbox_events
       where relayed_at is null and created_at >= $1 having count(*) > 0
+     union all
+     -- Messages whose words the keyword search has not taken yet (migration 0030).
+     select 'messages not yet in the search words', count(*) from ticket_search_backlog
+      having count(*) > 0
      order by 1`,
     [since],
   );

@@ -32,6 +32,12 @@ export const serverEnv = z.object({
    * most messages on the 2-core bench machine; 8 carried a quarter fewer).
    */
   INBOUND_BATCH_IN_FLIGHT: z.coerce.number().int().min(1).max(64).default(2),
+  /**
+   * How often a worker process adds waiting messages' words to the keyword search (migration
+   * 0030). A search drains its own client first, so this only decides how much a search may
+   * find waiting.
+   */
+  SEARCH_WORDS_INTERVAL_MS: z.coerce.number().int().min(20).max(60_000).default(200),
   /** SMTP server for outgoing mail (smtp:// or smtps://); without it mail stays in the local outbox. */
   SMTP_URL: z
     .string()

@@ -51,6 +51,7 @@ import { registerTicketListRoutes } from './modules/inbox/ticket-list.routes';
 import { TicketQueryService } from './modules/inbox/ticket-query.service';
 import { registerTicketSearchRoutes } from './modules/inbox/ticket-search.routes';
 import { TicketSearchService } from './modules/inbox/ticket-search.service';
+import { SearchWordsKeeper } from './modules/inbox/ticket-search-words.keeper';
 import { seedDemoLivechat } from './modules/livechat/livechat-demo.seed';
 import { registerLivechatPublicRoutes } from './modules/livechat/livechat-public.routes';
 import { registerLivechatWidgetRoutes } from './modules/livechat/livechat-widget.routes';
@@ -86,6 +87,8 @@ export interface Server {
   app: App;
   queue: JobQueue;
   relay: OutboxRelay;
+  /** Adds stored messages' words to the keyword search a moment later. */
+  searchWords: SearchWordsKeeper;
   hub: RealtimeHub;
   bus: EventBus;
   /** The base URL once listening (http://host:port). */
@@ -246,7 +249,11 @@ export async function startServer(config: AppConfig, options: ServerOptions = {}
   await inbox.registerJobs(queue, relay);
   await registerMediaJobs(database.db, queue);
   await registerPushJobs(push, queue, relay);
-  if (runWorkers) await relay.start();
+  const searchWords = new SearchWordsKeeper(database, logger);
+  if (runWorkers) {
+    await relay.start();
+    searchWords.start(config.SEARCH_WORDS_INTERVAL_MS);
+  }
 
   if (options.listen !== false && role !== 'worker') {
     url = await app.listen({ port: config.PORT, host: config.HOST });
@@ -261,6 +268,7 @@ export async function startServer(config: AppConfig, options: ServerOptions = {}
     app,
     queue,
     relay,
+    searchWords,
     hub,
     bus,
     url,
@@ -271,6 +279,7 @@ export async function startServer(config: AppConfig, options: ServerOptions = {}
       await hub.close();
       await app.close();
       await relay.stop();
+      await searchWords.stop();
       await queue.stop();
       await bus.stop();
       mail.close();

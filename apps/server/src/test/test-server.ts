@@ -82,6 +82,9 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
     DATA_DIR: dataDir,
     LOG_LEVEL: 'silent',
     LOGIN_RATE_LIMIT: '1000',
+    // The search words' drainer waits for the test (`server.searchWords.tick()`, or a keyword
+    // search, which drains its client first) instead of racing it on a timer.
+    SEARCH_WORDS_INTERVAL_MS: '60000',
     ...(database.url ? { DATABASE_URL: database.url } : {}),
     ...options.env,
   });

@@ -260,10 +260,11 @@ export const messages = pgTable(
 
 /**
  * The words of a ticket's messages (lexemes only, no positions) in parts: each part holds
- * the words of a run of consecutive messages, up to about 256 words, kept by the
- * messages_search_words trigger (migrations 0013 and 0018). Keyword search tests a ticket's
- * parts instead of reading its messages, and a rare word comes from the GIN index. A message
- * adds its words to the ticket's last part, so its cost does not grow with the conversation.
+ * the words of a run of consecutive messages, up to about 256 words (migrations 0013 and
+ * 0018), added a moment after the messages are stored (`ticketSearchBacklog`, migration 0030).
+ * Keyword search tests a ticket's parts instead of reading its messages, and a rare word comes
+ * from the GIN index. Messages add their words to the ticket's last part, so their cost does
+ * not grow with the conversation.
  */
 export const ticketSearch = pgTable(
   'ticket_search',
@@ -289,6 +290,24 @@ export const ticketSearch = pgTable(
     index('ticket_search_words_idx').using('gin', table.words),
     index('ticket_search_dated_words_idx').using('gin', sql`ticket_search_dated(words, created_day)`),
   ],
+);
+
+/**
+ * Messages whose words wait to enter their ticket's search parts (migration 0030). Storing a
+ * message only notes it here; a drainer in the server (ticket-search-words.keeper.ts) adds
+ * the words of a ticket's waiting messages to its last part together, a moment later, and a
+ * keyword search first drains its own client's rows, so a search still finds every message
+ * stored before it. No foreign key to the message or the ticket: the drainer passes over a
+ * row whose message has gone.
+ */
+export const ticketSearchBacklog = pgTable(
+  'ticket_search_backlog',
+  {
+    clientId: tenant(),
+    messageId: bigint('message_id', { mode: 'number' }).notNull(),
+    ticketId: bigint('ticket_id', { mode: 'number' }).notNull(),
+  },
+  (table) => [primaryKey({ columns: [table.clientId, table.messageId] })],
 );
 
 /** Open-ticket counters per scope (`all`, `unassigned`, `user:<id>`), kept by a trigger. */

@@ -76,6 +76,7 @@ describe('inbound group commit', () => {
     );
     expect(Number(eventsAfter) - Number(eventsBefore)).toBe(sent.length);
     // The batch's tickets got their words like any message's.
+    await kit.server.searchWords.tick();
     const [{ count: words }] = await kit.server.database.query<{ count: string }>(
       `select count(*)::text as count from ticket_search where words @@ to_tsquery('simple', 'zugca')`,
     );
@@ -147,6 +148,7 @@ describe('inbound group commit', () => {
       expect(room.last.toISOString()).toBe(result.message.createdAt);
     }
     // Words as for any message (both groups wrote them).
+    await kit.server.searchWords.tick();
     const [{ count: words }] = await kit.server.database.query<{ count: string }>(
       `select count(*)::text as count from ticket_search where words @@ to_tsquery('simple', 'zugcset & kedua')`,
     );

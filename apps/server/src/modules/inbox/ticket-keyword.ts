@@ -120,7 +120,7 @@ export interface KeywordMatch {
 const widerBy = 4;
 
 /**
- * The keyword's condition (ticket_search parts kept by a trigger, migrations 0013 and 0018).
+ * The keyword's condition (ticket_search parts, migrations 0013, 0018 and 0030).
  * inbox_keyword_ticket_ids reads the GIN and trigram indexes that row-level security keeps
  * the planner from using, for the transaction's own client, and gives up past the cap:
  * a rare keyword becomes a list of ids, a common one a test made on each ticket of the walk,
@@ -135,6 +135,9 @@ export async function keywordCondition(
   created: CreatedRange | null,
 ): Promise<KeywordMatch> {
   const { cap } = plan;
+  // Messages stored a moment ago may still wait for their words to reach the parts (a
+  // worker adds them a few times a second, migration 0030): this search adds its client's first.
+  await tx.execute(sql`select ticket_search_catch_up(${clientId})`);
   const digits = digitsOf(keyword);
   const namePattern = containsPattern(keyword);
   const phonePattern = digits.length >= 3 ? containsPattern(digits) : null;

@@ -19,7 +19,9 @@ afterAll(async () => {
   await kit?.server.close();
 });
 
+/** The ticket's words once every stored message's have reached its parts. */
 async function wordsOf(ticketId: number): Promise<string> {
+  await kit.server.searchWords.tick();
   const [row] = await kit.server.database.query<{ words: string }>(
     `select string_agg(words::text, ' ' order by part) as words from ticket_search where ticket_id = $1`,
     [ticketId],
@@ -115,8 +117,11 @@ describe('ticket_search', () => {
     const long = Array.from({ length: 300 }, (_, i) => `kata${i}`).join(' ');
     const first = await kit.inbound(kit.whatsapp, { externalId: 'parts-1', text: long });
     const ticketId = first.ticket.id;
+    await kit.server.searchWords.tick();
     await kit.inbound(kit.whatsapp, { externalId: 'parts-1', text: 'perunggu datang zubesok' });
     await kit.inbound(kit.whatsapp, { externalId: 'parts-1', text: 'perunggu sudah datang' });
+    // The two messages wait together and go into part 1 in one rewrite.
+    await kit.server.searchWords.tick();
     const parts = await kit.server.database.query<{
       part: number;
       size: number;
@@ -213,7 +218,9 @@ describe('ticket_search', () => {
       );
       made.push(ticket.id);
     }
-    // The trigger carried each ticket's new day to its words.
+    // Each ticket's new day reached its words (parts made since take it; 0024's trigger
+    // carries it to parts made before).
+    await kit.server.searchWords.tick();
     const [tagged] = await kit.server.database.query<{ days: number }>(
       `select count(distinct created_day)::int as days from ticket_search where ticket_id = any($1::bigint[])`,
       [made.filter((_, i) => i !== 6)],

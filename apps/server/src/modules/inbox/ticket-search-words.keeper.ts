@@ -1,0 +1,62 @@
+import type { FastifyBaseLogger } from 'fastify';
+import type { DatabaseHandle } from '../../db/client';
+
+/** Waiting messages a client gives one round (one transaction). */
+export const drainBatch = 500;
+/** Rounds one tick runs at most before it lets the next tick go on. */
+const roundsPerTick = 20;
+
+/**
+ * Keeps the keyword search's words (migration 0030): storing a message only notes it in
+ * `ticket_search_backlog`, and this drains the notes a few times a second, each ticket's
+ * waiting messages into its last words part in one rewrite. Every worker process runs one;
+ * a client is drained by one transaction at a time (the others pass over it), and a search
+ * drains its own client first (`ticket_search_catch_up`), so it never waits for a tick.
+ */
+export class SearchWordsKeeper {
+  private timer?: NodeJS.Timeout;
+  private running?: Promise<void>;
+  /** Rows taken and rounds that failed since the start (for the bench and the tests). */
+  readonly stats = { taken: 0, failures: 0 };
+
+  constructor(
+    private readonly database: DatabaseHandle,
+    private readonly logger: FastifyBaseLogger,
+  ) {}
+
+  start(intervalMs: number): void {
+    this.timer = setInterval(() => void this.tick(), intervalMs);
+  }
+
+  /** One tick now: rounds until the backlog has fewer rows than a round takes. */
+  tick(): Promise<void> {
+    this.running ??= this.drain().finally(() => {
+      this.running = undefined;
+    });
+    return this.running;
+  }
+
+  async stop(): Promise<void> {
+    clearInterval(this.timer);
+    await this.running;
+  }
+
+  private async drain(): Promise<void> {
+    for (let round = 0; round < roundsPerTick; round += 1) {
+      try {
+        const [row] = await this.database.query<{ taken: number }>(
+          'select ticket_search_drain($1) as taken',
+          [drainBatch],
+        );
+        const taken = Number(row?.taken ?? 0);
+        this.stats.taken += taken;
+        if (taken < drainBatch) return;
+      } catch (error) {
+        // The rows stay where they are; the next tick takes them again.
+        this.stats.failures += 1;
+        this.logger.warn({ err: error }, 'search words: a drain round failed');
+        return;
+      }
+    }
+  }
+}
