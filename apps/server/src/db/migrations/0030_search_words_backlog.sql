@@ -66,58 +66,84 @@ END $$;
 -- the client's drain lock (ticket_search_drain_lock), so a client's parts are made by one
 -- transaction at a time.
 --
+-- Set-based: a statement for each step over all the batch's tickets, not a loop of them (a
+-- loop cost 0.5 ms a ticket in psql, more than the message's own trigger had). A ticket's
+-- messages go into one rewrite of its part, which then covers their ids.
+--
 -- It never waits for a row another transaction holds, so it takes no part in a deadlock: a
 -- ticket whose last part is being rewritten (an edit), or that must begin a new part while
 -- its own row is locked (a message being stored, a deletion), is left for the next round.
--- Its messages' words go into one rewrite of the part, which then covers their ids.
 CREATE OR REPLACE FUNCTION ticket_search_drain_client(p_client uuid, p_limit integer) RETURNS integer
 LANGUAGE plpgsql SECURITY DEFINER SET search_path = public, pg_temp AS $$
 DECLARE
-  r record;
-  v_part integer;
-  v_words tsvector;
-  v_new tsvector;
-  v_first bigint;
-  v_last bigint;
-  v_taken integer := 0;
+  v_ids bigint[];
+  -- Each ticket with words to add: its id, its messages' first and last id, their words.
+  v_tickets bigint[];
+  v_first bigint[];
+  v_last bigint[];
+  v_words tsvector[];
+  -- Their last parts, and those of them this transaction locked (with whether they have room).
+  v_part_tickets bigint[];
+  v_parts integer[];
+  v_locked bigint[];
+  v_locked_parts integer[];
+  v_room boolean[];
+  -- Tickets that begin a new part, and those whose row let it.
+  v_fresh bigint[];
+  v_fresh_ok bigint[];
+  v_held bigint[];
+  v_taken integer;
 BEGIN
-  FOR r IN
-    SELECT waiting.ticket_id, array_agg(waiting.message_id) AS ids
-      FROM (SELECT b.ticket_id, b.message_id FROM ticket_search_backlog b
-             WHERE b.client_id = p_client ORDER BY b.message_id LIMIT p_limit) waiting
-     GROUP BY waiting.ticket_id
-     ORDER BY waiting.ticket_id
-  LOOP
-    SELECT max(s.part) INTO v_part FROM ticket_search s WHERE s.ticket_id = r.ticket_id;
-    IF v_part IS NOT NULL THEN
-      SELECT s.words INTO v_words FROM ticket_search s
-       WHERE s.ticket_id = r.ticket_id AND s.part = v_part FOR UPDATE SKIP LOCKED;
-      CONTINUE WHEN NOT FOUND;
-    END IF;
-    SELECT min(m.id), max(m.id), strip(to_tsvector('simple', string_agg(m.text, ' ' ORDER BY m.id)))
-      INTO v_first, v_last, v_new
-      FROM messages m WHERE m.id = ANY(r.ids) AND m.ticket_id = r.ticket_id;
-    IF v_new IS NOT NULL AND v_new <> ''::tsvector AND (v_part IS NULL OR length(v_words) >= 256) THEN
-      -- A new part: its foreign key would wait for a transaction holding the ticket's row.
-      PERFORM 1 FROM tickets t WHERE t.id = r.ticket_id FOR KEY SHARE SKIP LOCKED;
-      CONTINUE WHEN NOT FOUND AND EXISTS (SELECT 1 FROM messages m WHERE m.id = ANY(r.ids) AND m.ticket_id = r.ticket_id);
-    END IF;
-    DELETE FROM ticket_search_backlog b WHERE b.client_id = p_client AND b.message_id = ANY(r.ids);
-    v_taken := v_taken + cardinality(r.ids);
-    -- Messages gone since, or without a word any more.
-    CONTINUE WHEN v_new IS NULL OR v_new = ''::tsvector;
-    IF v_part IS NOT NULL AND length(v_words) < 256 THEN
-      UPDATE ticket_search s SET
-          -- Unchanged words (no new one) leave the indexes alone: a HOT update.
-          words = s.words || v_new,
-          first_message_id = least(s.first_message_id, v_first),
-          last_message_id = greatest(s.last_message_id, v_last)
-       WHERE s.ticket_id = r.ticket_id AND s.part = v_part;
-    ELSIF EXISTS (SELECT 1 FROM tickets t WHERE t.id = r.ticket_id) THEN
-      INSERT INTO ticket_search (ticket_id, part, client_id, first_message_id, last_message_id, words)
-      VALUES (r.ticket_id, coalesce(v_part + 1, 0), p_client, v_first, v_last, v_new);
-    END IF;
-  END LOOP;
+  SELECT array_agg(b.message_id) INTO v_ids
+    FROM (SELECT b.message_id FROM ticket_search_backlog b
+           WHERE b.client_id = p_client ORDER BY b.message_id LIMIT p_limit) b;
+  IF v_ids IS NULL THEN
+    RETURN 0;
+  END IF;
+  -- The messages' words as they are now (one gone or edited since is read so).
+  SELECT coalesce(array_agg(w.ticket_id), '{}'), array_agg(w.first_id), array_agg(w.last_id), array_agg(w.words)
+    INTO v_tickets, v_first, v_last, v_words
+    FROM (SELECT m.ticket_id, min(m.id) AS first_id, max(m.id) AS last_id,
+                 strip(to_tsvector('simple', string_agg(m.text, ' ' ORDER BY m.id))) AS words
+            FROM messages m WHERE m.id = ANY(v_ids) AND m.client_id = p_client
+           GROUP BY m.ticket_id) w
+   WHERE w.words <> ''::tsvector;
+  SELECT coalesce(array_agg(l.ticket_id), '{}'), coalesce(array_agg(l.part), '{}') INTO v_part_tickets, v_parts
+    FROM (SELECT s.ticket_id, max(s.part) AS part FROM ticket_search s
+           WHERE s.ticket_id = ANY(v_tickets) GROUP BY s.ticket_id) l;
+  SELECT coalesce(array_agg(s.ticket_id), '{}'), coalesce(array_agg(s.part), '{}'), coalesce(array_agg(length(s.words) < 256), '{}')
+    INTO v_locked, v_locked_parts, v_room
+    FROM (SELECT s.ticket_id, s.part, s.words FROM ticket_search s
+            JOIN unnest(v_part_tickets, v_parts) AS l(ticket_id, part) ON s.ticket_id = l.ticket_id AND s.part = l.part
+             FOR UPDATE OF s SKIP LOCKED) s;
+  SELECT coalesce(array_agg(t), '{}') INTO v_fresh
+    FROM unnest(v_tickets) AS t
+   WHERE t <> ALL(v_part_tickets)
+      OR t = ANY(SELECT l.ticket_id FROM unnest(v_locked, v_room) AS l(ticket_id, room) WHERE NOT l.room);
+  -- A new part's foreign key would wait for a transaction holding the ticket's row.
+  SELECT coalesce(array_agg(t.id), '{}') INTO v_fresh_ok
+    FROM (SELECT t.id FROM tickets t WHERE t.id = ANY(v_fresh) FOR KEY SHARE SKIP LOCKED) t;
+  SELECT coalesce(array_agg(t), '{}') INTO v_held
+    FROM unnest(v_tickets) AS t
+   WHERE (t = ANY(v_part_tickets) AND t <> ALL(v_locked)) OR (t = ANY(v_fresh) AND t <> ALL(v_fresh_ok));
+
+  -- Unchanged words (no new one) leave the indexes alone: a HOT update.
+  UPDATE ticket_search s SET
+      words = s.words || n.words,
+      first_message_id = least(s.first_message_id, n.first_id),
+      last_message_id = greatest(s.last_message_id, n.last_id)
+    FROM unnest(v_tickets, v_first, v_last, v_words) AS n(ticket_id, first_id, last_id, words)
+    JOIN unnest(v_locked, v_locked_parts, v_room) AS l(ticket_id, part, room) ON l.ticket_id = n.ticket_id AND l.room
+   WHERE s.ticket_id = l.ticket_id AND s.part = l.part;
+  INSERT INTO ticket_search (ticket_id, part, client_id, first_message_id, last_message_id, words)
+  SELECT n.ticket_id, coalesce(l.part + 1, 0), p_client, n.first_id, n.last_id, n.words
+    FROM unnest(v_tickets, v_first, v_last, v_words) AS n(ticket_id, first_id, last_id, words)
+    LEFT JOIN unnest(v_part_tickets, v_parts) AS l(ticket_id, part) ON l.ticket_id = n.ticket_id
+   WHERE n.ticket_id = ANY(v_fresh_ok);
+  -- The rows taken go, but those of a ticket left for the next round.
+  DELETE FROM ticket_search_backlog b
+   WHERE b.client_id = p_client AND b.message_id = ANY(v_ids) AND b.ticket_id <> ALL(v_held);
+  GET DIAGNOSTICS v_taken = ROW_COUNT;
   RETURN v_taken;
 END $$;
 --> statement-breakpoint

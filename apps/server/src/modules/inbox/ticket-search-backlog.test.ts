@@ -204,6 +204,29 @@ describe.skipIf(!process.env.DATABASE_URL)(
       expect((await parts(ticketId))[0].words).toContain("'zutertahan'");
     });
 
+    it('leaves a ticket that must begin a part while a message is being stored in it, and takes it next round', async () => {
+      const { ticket } = await kit.inbound(kit.whatsapp, {
+        externalId: 'backlog-row',
+        text: 'pesan zubaris',
+      });
+      expect(await parts(ticket.id)).toEqual([]);
+      const storing = new pg.Client({ connectionString: kit.server.config.DATABASE_URL });
+      await storing.connect();
+      try {
+        // As a customer's message being stored holds it.
+        await storing.query('begin');
+        await storing.query('select 1 from tickets where id = $1 for update', [ticket.id]);
+        await kit.server.searchWords.tick();
+        expect(await waiting(ticket.id)).toBe(1);
+        await storing.query('commit');
+      } finally {
+        await storing.end();
+      }
+      await kit.server.searchWords.tick();
+      expect(await waiting(ticket.id)).toBe(0);
+      expect((await parts(ticket.id))[0].words).toContain("'zubaris'");
+    });
+
     it('a search waits for a drain of its client under way, then finds what it drained', async () => {
       const { ticket } = await kit.inbound(kit.telegram, { text: 'zutunggu sebentar' });
       const drainer = new pg.Client({ connectionString: kit.server.config.DATABASE_URL });
