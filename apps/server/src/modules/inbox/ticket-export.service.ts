@@ -11,6 +11,7 @@ import { badRequest } from '../../platform/http/http-errors';
 import type { InboxScope } from './inbox.policy';
 import { presentTicket } from './ticket.presenter';
 import { findTicketExportDetails, type TicketExportDetails } from './ticket-export.repository';
+import { catchUpSearchWords } from './ticket-keyword';
 import { listDefaults, type TicketQueryService } from './ticket-query.service';
 
 type FileLanguage = ChatHistoryDownloadQuery['lang'];
@@ -155,6 +156,7 @@ export class TicketExportService {
     const labels = fileLabels[lang];
     yield `\uFEFF${csvLine([...labels.header])}`;
     let cursor: string | undefined;
+    if (filter.keyword) await catchUpSearchWords(this.db, scope.clientId);
     do {
       const { page, details } = await withTenant(this.db, scope.clientId, async (tx) => {
         const page = await this.tickets.page(

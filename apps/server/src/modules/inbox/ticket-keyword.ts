@@ -1,6 +1,7 @@
 import { type SQL, sql } from 'drizzle-orm';
-import type { Executor } from '../../db/client';
+import type { Database, Executor } from '../../db/client';
 import { messages, ticketSearch, tickets } from '../../db/schema';
+import { withTenant } from '../../db/tenant';
 
 /**
  * The keyword filter of the ticket list and search: a customer name or phone number
@@ -22,6 +23,15 @@ export const keywordQuery = (keyword: string): SQL => sql`websearch_to_tsquery('
 /** Messages of the client that match the keyword (read per ticket, for the snippets). */
 export const messageMatches = (clientId: string, keyword: string): SQL =>
   sql`${messages.clientId} = ${clientId} and to_tsvector('simple', ${messages.text}) @@ ${keywordQuery(keyword)}`;
+
+/**
+ * Adds the words of the client's messages still waiting (migration 0030: a worker adds them a
+ * few times a second) to its search parts, in a short write transaction of its own, so that a
+ * keyword read that follows finds every message stored before it. Reads run read-only.
+ */
+export async function catchUpSearchWords(db: Database, clientId: string): Promise<void> {
+  await withTenant(db, clientId, (tx) => tx.execute(sql`select ticket_search_catch_up(${clientId})`));
+}
 
 /** A condition no ticket meets: the page is empty without asking the database. */
 export const nothingMatches = sql`false`;
@@ -120,7 +130,8 @@ export interface KeywordMatch {
 const widerBy = 4;
 
 /**
- * The keyword's condition (ticket_search parts, migrations 0013, 0018 and 0030).
+ * The keyword's condition (ticket_search parts, migrations 0013 and 0018; the caller has
+ * brought them up to date first, `catchUpSearchWords`).
  * inbox_keyword_ticket_ids reads the GIN and trigram indexes that row-level security keeps
  * the planner from using, for the transaction's own client, and gives up past the cap:
  * a rare keyword becomes a list of ids, a common one a test made on each ticket of the walk,
@@ -135,9 +146,6 @@ export async function keywordCondition(
   created: CreatedRange | null,
 ): Promise<KeywordMatch> {
   const { cap } = plan;
-  // Messages stored a moment ago may still wait for their words to reach the parts (a
-  // worker adds them a few times a second, migration 0030): this search adds its client's first.
-  await tx.execute(sql`select ticket_search_catch_up(${clientId})`);
   const digits = digitsOf(keyword);
   const namePattern = containsPattern(keyword);
   const phonePattern = digits.length >= 3 ? containsPattern(digits) : null;

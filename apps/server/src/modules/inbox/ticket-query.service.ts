@@ -4,6 +4,7 @@ import { readInTenant } from '../../db/tenant';
 import { badRequest } from '../../platform/http/http-errors';
 import { JsonText } from '../../platform/http/presented-response';
 import type { InboxScope } from './inbox.policy';
+import { catchUpSearchWords } from './ticket-keyword';
 import {
   findTicketCounters,
   findTicketPage,
@@ -109,6 +110,7 @@ export class TicketQueryService {
     query: TicketFilterQuery,
     defaultStatuses: readonly TicketStatus[],
   ): Promise<JsonText> {
+    if (query.keyword) await catchUpSearchWords(this.db, scope.clientId);
     return readInTenant(this.db, scope.clientId, async (tx) => {
       const page = await findTicketPageText(tx, pageRequestOf(scope, query, defaultStatuses, true));
       const counters = page.counters ?? (await findTicketCounters(tx, scope.clientId, scope.userId));
@@ -127,7 +129,11 @@ export class TicketQueryService {
     return tabCountsOf(scope, counters);
   }
 
-  /** One keyset page inside the caller's transaction; reads one row more to know if another page follows. */
+  /**
+   * One keyset page inside the caller's transaction; reads one row more to know if another
+   * page follows. With a keyword, the caller brings the search words up to date first
+   * (`catchUpSearchWords`), as `pageJson`'s does.
+   */
   async page(
     tx: Executor,
     scope: InboxScope,

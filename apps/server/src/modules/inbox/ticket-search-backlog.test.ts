@@ -5,9 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { withTenant } from '../../db/tenant';
 import { createClientWithUser } from '../../test/factories';
 import { createConversation } from '../../test/inbox-factories';
-import { eventually, type InboxTestKit, ownerScopeOf, startInboxTestKit } from './conversation.fixtures';
-import { findTicketPage } from './ticket-query.repository';
-import { listDefaults } from './ticket-query.service';
+import { eventually, type InboxTestKit, startInboxTestKit } from './conversation.fixtures';
 import { SearchWordsKeeper } from './ticket-search-words.keeper';
 
 let kit: InboxTestKit;
@@ -46,19 +44,15 @@ async function messageIds(ticketId: number): Promise<number[]> {
   return rows.map((row) => row.id);
 }
 
-/** Ticket ids of the first page for the keyword, as the owner sees them (through the repository). */
+/** Ticket ids of the first page of chat history search for the keyword, as the owner sees them. */
 async function search(keyword: string): Promise<number[]> {
-  const rows = await withTenant(kit.server.database.db, kit.clientId, (tx) =>
-    findTicketPage(tx, {
-      scope: ownerScopeOf(kit),
-      filter: { keyword },
-      defaultStatuses: listDefaults.table,
-      sort: 'createdAt',
-      after: null,
-      limit: 50,
-    }),
+  const response = await kit.server.request<{ content: Array<{ ticket: { id: number } }> }>(
+    'GET',
+    `/api/ticket/search?keyword=${encodeURIComponent(keyword)}`,
+    { token: kit.tokens.owner },
   );
-  return rows.map((row) => row.ticket.id);
+  expect(response.status).toBe(200);
+  return response.body.content.map((hit) => hit.ticket.id);
 }
 
 describe('the search words backlog (migration 0030)', () => {

@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { withTenant } from '../../db/tenant';
 import { type InboxTestKit, ownerScopeOf, startInboxTestKit } from './conversation.fixtures';
 import type { InboxScope } from './inbox.policy';
-import { knownKeywordVerdict } from './ticket-keyword';
+import { catchUpSearchWords, knownKeywordVerdict } from './ticket-keyword';
 import { findTicketPage, type TicketFilter, type TicketSort } from './ticket-query.repository';
 import { listDefaults } from './ticket-query.service';
 
@@ -44,12 +44,14 @@ async function page(
   return (await pageRows(filter, keywordIdCap, options, null)).map((row) => row.ticket.id);
 }
 
-function pageRows(
+async function pageRows(
   filter: TicketFilter,
   keywordIdCap: number,
   options: PageOptions,
   after: { key: string; id: number } | null,
 ) {
+  // As the services do before a keyword read: the waiting messages' words first.
+  if (filter.keyword) await catchUpSearchWords(kit.server.database.db, kit.clientId);
   return withTenant(kit.server.database.db, kit.clientId, (tx) =>
     findTicketPage(tx, {
       scope,

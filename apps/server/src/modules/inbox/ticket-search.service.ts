@@ -5,6 +5,7 @@ import { readInTenant } from '../../db/tenant';
 import { JsonText } from '../../platform/http/presented-response';
 import type { InboxScope } from './inbox.policy';
 import { jsonArrayOf } from './json-views';
+import { catchUpSearchWords } from './ticket-keyword';
 import { listDefaults, type TicketQueryService } from './ticket-query.service';
 import { findMessageHits } from './ticket-search.repository';
 
@@ -24,6 +25,7 @@ export class TicketSearchService {
   ) {}
 
   async search(scope: InboxScope, query: TicketFilterQuery): Promise<JsonText> {
+    if (query.keyword) await catchUpSearchWords(this.db, scope.clientId);
     return readInTenant(this.db, scope.clientId, async (tx) => {
       const page = await this.tickets.pageJson(tx, scope, query, listDefaults.table);
       const hits = query.keyword
