@@ -160,17 +160,22 @@ BEGIN
   RETURN pg_try_advisory_xact_lock(hashtextextended('ticket_search:' || p_client::text, 0));
 END $$;
 --> statement-breakpoint
--- The worker's round: up to p_limit waiting messages of each client that has some, passing
--- over a client whose parts another transaction is making; the number of rows it took.
+-- The worker's round: up to p_limit waiting messages in all, the clients whose oldest waiting
+-- message is oldest first (a busy client neither keeps the others waiting nor makes the
+-- transaction, and the locks it holds, long), passing over a client whose parts another
+-- transaction is making; the number of rows it took.
 CREATE OR REPLACE FUNCTION ticket_search_drain(p_limit integer) RETURNS integer
 LANGUAGE plpgsql SECURITY DEFINER SET search_path = public, pg_temp AS $$
 DECLARE
   v_client uuid;
   v_taken integer := 0;
 BEGIN
-  FOR v_client IN SELECT DISTINCT b.client_id FROM ticket_search_backlog b LOOP
+  FOR v_client IN
+    SELECT b.client_id FROM ticket_search_backlog b GROUP BY b.client_id ORDER BY min(b.message_id)
+  LOOP
+    EXIT WHEN v_taken >= p_limit;
     IF ticket_search_drain_lock(v_client, false) THEN
-      v_taken := v_taken + ticket_search_drain_client(v_client, p_limit);
+      v_taken := v_taken + ticket_search_drain_client(v_client, p_limit - v_taken);
     END IF;
   END LOOP;
   RETURN v_taken;

@@ -120,6 +120,27 @@ describe('the search words backlog (migration 0030)', () => {
     expect((await parts(elsewhere.ticket.id))[0].words).toContain("'zulain'");
   });
 
+  it('takes at most its limit in a round, over all clients, the one whose oldest message waits longest first', async () => {
+    await kit.server.searchWords.tick();
+    const first = await kit.inbound(kit.whatsapp, { externalId: 'backlog-round', text: 'satu zubundar' });
+    await kit.inbound(kit.whatsapp, { externalId: 'backlog-round', text: 'dua zubundar' });
+    await kit.inbound(kit.whatsapp, { externalId: 'backlog-round', text: 'tiga zubundar' });
+    const other = await createClientWithUser(kit.server.database.db);
+    const later = await createConversation(kit.server.database.db, {
+      clientId: other.clientId,
+      messages: [{ text: 'pesan zubelakang' }],
+    });
+    const round = async () =>
+      (await query<{ taken: number }>('select ticket_search_drain(2) as taken'))[0].taken;
+    expect(await round()).toBe(2);
+    expect(await waiting(first.ticket.id)).toBe(1);
+    expect(await waiting(later.ticket.id)).toBe(1);
+    expect(await round()).toBe(2);
+    expect(await waiting(first.ticket.id)).toBe(0);
+    expect(await waiting(later.ticket.id)).toBe(0);
+    expect((await parts(first.ticket.id))[0].words).toContain("'tiga'");
+  });
+
   it('reads a waiting message’s text as it is when drained: an edit counts, a removed message leaves nothing', async () => {
     const first = await kit.inbound(kit.whatsapp, { externalId: 'backlog-edit', text: 'pesan zuawal' });
     const ticketId = first.ticket.id;
