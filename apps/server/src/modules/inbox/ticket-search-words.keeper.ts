@@ -25,15 +25,24 @@ export class SearchWordsKeeper {
   ) {}
 
   start(intervalMs: number): void {
-    this.timer = setInterval(() => void this.tick(), intervalMs);
+    // A tick still running when the next is due is not doubled.
+    this.timer = setInterval(() => {
+      if (!this.running) void this.tick();
+    }, intervalMs);
   }
 
-  /** One tick now: rounds until the backlog has fewer rows than a round takes. */
+  /**
+   * A tick now, after the one running (which may have read the backlog before the caller's
+   * messages were stored): rounds until fewer rows wait than a round takes.
+   */
   tick(): Promise<void> {
-    this.running ??= this.drain().finally(() => {
-      this.running = undefined;
-    });
-    return this.running;
+    const tick: Promise<void> = (this.running ?? Promise.resolve())
+      .then(() => this.drain())
+      .finally(() => {
+        if (this.running === tick) this.running = undefined;
+      });
+    this.running = tick;
+    return tick;
   }
 
   async stop(): Promise<void> {
