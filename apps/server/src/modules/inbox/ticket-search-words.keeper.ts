@@ -2,7 +2,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { DatabaseHandle } from '../../db/client';
 
 /** Waiting messages one round takes at most, over all clients (one transaction). */
-export const drainBatch = 500;
+const drainBatch = 500;
 /** Rounds one tick runs at most before it lets the next tick go on. */
 const roundsPerTick = 20;
 
