@@ -6,7 +6,7 @@ import { startTestServer, type TestServer } from '../../test/test-server';
 import type { DeliveredEvent } from '../events/event-bus';
 import { appendEvent, eventChannel } from '../events/outbox';
 import { topicOfNotification } from '../events/outbox-relay';
-import { JobQueue, runInLanes } from './job-queue';
+import { JobQueue, nextJobId, runInLanes } from './job-queue';
 
 let server: TestServer;
 beforeAll(async () => {
@@ -102,6 +102,56 @@ describe('job queue', () => {
       await worker.stop();
       await sender.stop();
     }
+  });
+
+  it("runs each key's jobs in the order they were written, sent one by one or together", async () => {
+    // Written while no process works the queue, then fetched ten at a time by a worker with
+    // four lanes: each chat's jobs must run in the order they were written. With pg-boss's
+    // random ids a fetch came back in no set order, and a chat's messages could go out of it.
+    const silent = server.app.log;
+    const sender = new JobQueue(server.database, silent, { runWorkers: false });
+    const worker = new JobQueue(server.database, silent, { runWorkers: true, pollingIntervalSeconds: 1 });
+    const handler = async () => undefined;
+    await sender.start();
+    await sender.register({ name: 'test.ordered', handler });
+    for (let i = 0; i < 30; i += 1) await sender.send('test.ordered', { chat: i % 3, i });
+    await sender.sendMany(
+      Array.from({ length: 30 }, (_, n) => ({ name: 'test.ordered', data: { chat: n % 3, i: 30 + n } })),
+    );
+    const runs: Array<{ chat: number; i: number }> = [];
+    await worker.start();
+    try {
+      await worker.register<{ chat: number; i: number }>({
+        name: 'test.ordered',
+        concurrency: 4,
+        orderKey: (data) => String(data.chat),
+        handler: async (data) => {
+          runs.push(data);
+          await new Promise((resolve) => setTimeout(resolve, data.i % 4));
+        },
+      });
+      await eventually(async () => runs.length >= 60, 15_000);
+      for (const chat of [0, 1, 2]) {
+        const order = runs.filter((run) => run.chat === chat).map((run) => run.i);
+        expect(order).toEqual([...order].sort((a, b) => a - b));
+        expect(order).toHaveLength(20);
+      }
+    } finally {
+      await worker.stop();
+      await sender.stop();
+    }
+  });
+
+  it('makes job ids that grow in the order they are made, even past 4,096 in one millisecond', () => {
+    const at = Date.now() + 60_000;
+    const ids = Array.from({ length: 5000 }, () => nextJobId(at));
+    for (const id of ids)
+      expect(id).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-7[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
+    expect(ids.slice(1).every((id, index) => id > ids[index])).toBe(true);
+    expect(ids[0].replace(/-/g, '').slice(0, 12)).toBe(at.toString(16).padStart(12, '0'));
+    // A clock that steps back does not make an id smaller than the last.
+    const later = nextJobId(at - 5_000);
+    expect(later > ids[ids.length - 1]).toBe(true);
   });
 
   it('keeps the platform and identity schedules', async () => {

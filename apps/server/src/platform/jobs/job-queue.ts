@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import type { FastifyBaseLogger } from 'fastify';
 import PgBoss from 'pg-boss';
 import type { DatabaseHandle } from '../../db/client';
@@ -61,6 +62,32 @@ export async function runInLanes<T>(
   };
   await Promise.all(Array.from({ length: Math.max(1, Math.min(limit, waiting.length)) }, runner));
   return failures;
+}
+
+let lastIdMs = 0;
+let idsThisMs = 0;
+
+/**
+ * A job's id, each greater than the one before in this process (UUID version 7: the
+ * millisecond, the count within it in the 12 bits after the version, then random). pg-boss
+ * picks a fetch's jobs by creation time, then id, but answers them in no set order (a chat's
+ * jobs came back as 9, 6, 3, 0, …); the worker runs them sorted by these ids, so a chat's
+ * deliveries go in the order they were sent, and jobs written in one statement (`sendMany`,
+ * one creation time) in the order given.
+ */
+export function nextJobId(now = Date.now()): string {
+  if (now > lastIdMs) {
+    lastIdMs = now;
+    idsThisMs = 0;
+  } else if (++idsThisMs > 0xfff) {
+    lastIdMs += 1;
+    idsThisMs = 0;
+  }
+  const time = lastIdMs.toString(16).padStart(12, '0').slice(-12);
+  const random = randomBytes(8).toString('hex');
+  const variant = ((parseInt(random[0], 16) & 0x3) | 0x8).toString(16);
+  const count = idsThisMs.toString(16).padStart(3, '0');
+  return `${time.slice(0, 8)}-${time.slice(8)}-7${count}-${variant}${random.slice(1, 4)}-${random.slice(4, 16)}`;
 }
 
 /**
@@ -127,7 +154,10 @@ export class JobQueue {
         pollingIntervalSeconds: this.options.pollingIntervalSeconds ?? 1,
         batchSize: Math.max(concurrency, jobsPerFetch),
       },
-      async (jobs) => {
+      async (fetched) => {
+        // In the order they were written (nextJobId), so that one key's lane runs them as
+        // they came.
+        const jobs = [...fetched].sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
         const failures = await runInLanes(
           jobs,
           concurrency,
@@ -154,10 +184,25 @@ export class JobQueue {
   }
 
   async send(name: string, data: object, options: PgBoss.SendOptions = {}): Promise<string | null> {
-    const id = await this.boss.send(name, data, options);
+    const id = await this.boss.send(name, data, { ...options, id: options.id ?? nextJobId() });
     const workerId = this.workerIds.get(name);
     if (workerId && !options.startAfter) this.boss.notifyWorker(workerId);
     return id;
+  }
+
+  /**
+   * Several jobs in one statement, as `send` would make each (the queue's retry policy, no
+   * options), in the order given: they share their creation time, and their ids (nextJobId)
+   * keep them in that order. A job whose queue is not registered is dropped, as pg-boss's
+   * insert does.
+   */
+  async sendMany(jobs: ReadonlyArray<{ name: string; data: object }>): Promise<void> {
+    if (jobs.length === 0) return;
+    await this.boss.insert(jobs.map((job) => ({ id: nextJobId(), name: job.name, data: job.data })));
+    for (const name of new Set(jobs.map((job) => job.name))) {
+      const workerId = this.workerIds.get(name);
+      if (workerId) this.boss.notifyWorker(workerId);
+    }
   }
 
   /** The job's state as pg-boss keeps it (for tests and the health check). */
