@@ -5,6 +5,7 @@ import type { Database } from '../../db/client';
 import { withTenant } from '../../db/tenant';
 import type { DeliveredEvent, EventBus } from '../../platform/events/event-bus';
 import { rooms } from '../../platform/events/outbox';
+import { sendFrame } from '../../platform/realtime/socket-writes';
 import { messageFrameOfRow, type VisitorEvent, visitorEventOf } from './livechat-socket-frames';
 import {
   findUserName,
@@ -209,8 +210,7 @@ export class VisitorHub {
   }
 
   send(connection: VisitorConnection, frame: VisitorServerFrame): void {
-    if (connection.socket.readyState === connection.socket.OPEN)
-      connection.socket.send(JSON.stringify(frame));
+    sendFrame(connection.socket, JSON.stringify(frame));
   }
 
   private forget(connection: VisitorConnection): void {

@@ -4,6 +4,7 @@ import type { WebSocket } from 'ws';
 import type { DeliveredEvent, EventBus } from '../events/event-bus';
 import { rooms } from '../events/outbox';
 import type { AuthContext } from '../http/authentication';
+import { sendFrame } from './socket-writes';
 
 /** Decides whether a signed-in user may join a room of a kind (e.g. one ticket). */
 export type RoomAuthorizer = (auth: AuthContext, id: string) => Promise<boolean>;
@@ -145,7 +146,7 @@ export class RealtimeHub {
       connection.sent.delete(connection.sent.values().next().value as bigint);
     }
     if (event.cursor > connection.lastCursor) connection.lastCursor = event.cursor;
-    if (connection.socket.readyState === connection.socket.OPEN) connection.socket.send(this.frameOf(event));
+    sendFrame(connection.socket, this.frameOf(event));
   }
 
   /** An event's frame is the same for every socket: it is serialised once. */
@@ -190,8 +191,7 @@ export class RealtimeHub {
   }
 
   private send(connection: Connection, message: SocketServerMessage): void {
-    if (connection.socket.readyState === connection.socket.OPEN)
-      connection.socket.send(JSON.stringify(message));
+    sendFrame(connection.socket, JSON.stringify(message));
   }
 
   async close(): Promise<void> {
