@@ -29,6 +29,19 @@ async function eventually<T>(
   throw new Error('condition not met in time');
 }
 
+/**
+ * A process that only sends, with the queue registered and started, and one that will work
+ * it, not yet started: jobs written before the worker starts wait as a backlog.
+ */
+async function senderAndWorker(name: string, pollingIntervalSeconds: number) {
+  const silent = server.app.log;
+  const sender = new JobQueue(server.database, silent, { runWorkers: false });
+  const worker = new JobQueue(server.database, silent, { runWorkers: true, pollingIntervalSeconds });
+  await sender.start();
+  await sender.register({ name, handler: async () => undefined });
+  return { sender, worker };
+}
+
 describe('job queue', () => {
   it('retries a failing job with backoff until it succeeds', async () => {
     const attempts: number[] = [];
@@ -60,12 +73,7 @@ describe('job queue', () => {
     // Jobs sent while no process works the queue, then a worker polling every 2 s: the old
     // worker took one job a fetch and waited the interval after each, so these 40 would have
     // taken 80 s. A retry is due after its delay, so it waits for a poll.
-    const silent = server.app.log;
-    const sender = new JobQueue(server.database, silent, { runWorkers: false });
-    const worker = new JobQueue(server.database, silent, { runWorkers: true, pollingIntervalSeconds: 2 });
-    const handler = async () => undefined;
-    await sender.start();
-    await sender.register({ name: 'test.backlog', handler });
+    const { sender, worker } = await senderAndWorker('test.backlog', 2);
     const ids: string[] = [];
     for (let i = 0; i < 40; i += 1) ids.push((await sender.send('test.backlog', { i, fail: i === 7 }))!);
     const runs: number[] = [];
@@ -108,12 +116,7 @@ describe('job queue', () => {
     // Written while no process works the queue, then fetched ten at a time by a worker with
     // four lanes: each chat's jobs must run in the order they were written. With pg-boss's
     // random ids a fetch came back in no set order, and a chat's messages could go out of it.
-    const silent = server.app.log;
-    const sender = new JobQueue(server.database, silent, { runWorkers: false });
-    const worker = new JobQueue(server.database, silent, { runWorkers: true, pollingIntervalSeconds: 1 });
-    const handler = async () => undefined;
-    await sender.start();
-    await sender.register({ name: 'test.ordered', handler });
+    const { sender, worker } = await senderAndWorker('test.ordered', 1);
     for (let i = 0; i < 30; i += 1) await sender.send('test.ordered', { chat: i % 3, i });
     await sender.sendMany(
       Array.from({ length: 30 }, (_, n) => ({ name: 'test.ordered', data: { chat: n % 3, i: 30 + n } })),

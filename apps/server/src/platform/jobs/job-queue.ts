@@ -185,9 +185,14 @@ export class JobQueue {
 
   async send(name: string, data: object, options: PgBoss.SendOptions = {}): Promise<string | null> {
     const id = await this.boss.send(name, data, { ...options, id: options.id ?? nextJobId() });
-    const workerId = this.workerIds.get(name);
-    if (workerId && !options.startAfter) this.boss.notifyWorker(workerId);
+    if (!options.startAfter) this.wake(name);
     return id;
+  }
+
+  /** This process's worker of the queue, if it has one, looks for jobs at once. */
+  private wake(name: string): void {
+    const workerId = this.workerIds.get(name);
+    if (workerId) this.boss.notifyWorker(workerId);
   }
 
   /**
@@ -199,10 +204,7 @@ export class JobQueue {
   async sendMany(jobs: ReadonlyArray<{ name: string; data: object }>): Promise<void> {
     if (jobs.length === 0) return;
     await this.boss.insert(jobs.map((job) => ({ id: nextJobId(), name: job.name, data: job.data })));
-    for (const name of new Set(jobs.map((job) => job.name))) {
-      const workerId = this.workerIds.get(name);
-      if (workerId) this.boss.notifyWorker(workerId);
-    }
+    for (const name of new Set(jobs.map((job) => job.name))) this.wake(name);
   }
 
   /** The job's state as pg-boss keeps it (for tests and the health check). */
