@@ -1,17 +1,22 @@
 -- What storing a customer's message costs PostgreSQL, and which part of it each index of the
 -- tickets and messages tables takes, in psql on the bench database (bench/README.md, twentieth
 -- stop). Stores one message in each of the big client's :tickets most recently active open
--- tickets through inbox_receive_inbound_batch, in batches of 25 as the server's group commit
--- sends them, and rolls everything back:
+-- tickets through inbox_receive_inbound_batch, in batches of :batch (25 unless given) as the
+-- server's group commit sends them, and rolls everything back:
 --
 --   psql -d bench -v tickets=5000 -v drop='SELECT 1' -f bench/sql/ingest-micro.sql
 --   psql -d bench -v tickets=5000 -v drop='DROP INDEX tickets_customer_name_trgm_idx' -f bench/sql/ingest-micro.sql
+--   psql -d bench -v tickets=5000 -v drop='SELECT 1' -v batch=128 -f bench/sql/ingest-micro.sql
 --
 -- :drop runs inside the transaction before the messages are stored, so what it drops comes
 -- back with the rollback. Every line's time is CPU and I/O only: the commit's flush, paid once
 -- a batch by the server, is not in it. Alternate the variants: the host's speed drifts.
 \timing off
 \set QUIET on
+\if :{?batch}
+\else
+  \set batch 25
+\endif
 BEGIN;
 CREATE TEMP TABLE picks ON COMMIT DROP AS
   SELECT t.id AS ticket_id, i.channel_account_id AS account, i.external_id,
@@ -25,7 +30,7 @@ CREATE TEMP TABLE picks ON COMMIT DROP AS
    ORDER BY t.last_message_at DESC
    LIMIT :tickets;
 CREATE TEMP TABLE batches ON COMMIT DROP AS
-  SELECT (n - 1) / 25 AS b,
+  SELECT (n - 1) / :batch AS b,
          jsonb_agg(jsonb_build_object('account', account, 'external_id', external_id,
                                       'text', 'pesan uji nomor ' || n, 'preview', 'pesan uji nomor ' || n,
                                       'sent_at', clock_timestamp(), 'provider_message_id', 'micro-' || n)
