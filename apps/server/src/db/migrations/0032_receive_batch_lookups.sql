@@ -4,7 +4,7 @@
 -- answer to the updated tickets too. Each of those lists is a WITH query the planner guesses
 -- at one row, so every join was a nested loop that read one list again for each row of the
 -- other (auto_explain, twenty-first stop: 65,280 rows compared and dropped in each of the
--- four joins for a batch of 256, 125 of the statement's 175 ms). A message cost PostgreSQL
+-- four joins for a batch of 256, most of the statement's 175 ms). A message cost PostgreSQL
 -- least in batches of 25 and more on either side: 0.27 ms at 25, 0.42 at 128, 0.62 at 256
 -- (bench/sql/ingest-micro.sql). The stored messages' tickets are now one array, read once,
 -- that the UPDATEs test each row against, and the answer finds a ticket's message and row by
