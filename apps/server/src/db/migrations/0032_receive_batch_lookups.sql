@@ -6,9 +6,10 @@
 -- other (auto_explain, twenty-first stop: 65,280 rows compared and dropped in each of the
 -- four joins for a batch of 256, most of the statement's 175 ms). A message cost PostgreSQL
 -- least in batches of 25 and more on either side: 0.27 ms at 25, 0.42 at 128, 0.62 at 256
--- (bench/sql/ingest-micro.sql). The stored messages' tickets are now one array, read once,
--- that the UPDATEs test each row against, and the answer finds a ticket's message and row by
--- its id in a jsonb object. The rest is as in 0021.
+-- (bench/sql/ingest-micro.sql). The stored messages are now one jsonb object keyed by their
+-- tickets' ids, made once: the UPDATEs keep the rows whose ticket is in it, and the answer
+-- finds a ticket's message there and its updated row in another such object. The rest is as
+-- in 0021.
 CREATE OR REPLACE FUNCTION inbox_receive_inbound_batch(
   p_client uuid,
   p_items jsonb,
@@ -108,12 +109,9 @@ BEGIN
         ON CONFLICT DO NOTHING
         RETURNING *
       ),
-      -- The tickets whose message was stored (one message a ticket in this path), and each
-      -- stored message by its ticket's id.
+      -- Each stored message by its ticket's id (one message a ticket in this path).
       stored AS (
-        SELECT array_agg(m.ticket_id) AS ticket_ids,
-               jsonb_object_agg(m.ticket_id::text, to_jsonb(m)) AS messages
-          FROM inserted m
+        SELECT jsonb_object_agg(m.ticket_id::text, to_jsonb(m)) AS messages FROM inserted m
       ),
       -- Preview, activity and expiry move forward (never back); one more message is unread.
       updated AS (
@@ -125,18 +123,16 @@ BEGIN
                             THEN greatest(t.expires_at, r.sent_at + p_expiry) ELSE t.expires_at END,
           unread_count = t.unread_count + 1,
           updated_at = clock_timestamp()
-          FROM resolved r
-         WHERE t.client_id = p_client AND t.id = r.ticket_id
-           AND r.ticket_id = ANY ((SELECT s.ticket_ids FROM stored s)::bigint[])
+          FROM resolved r, stored s
+         WHERE t.client_id = p_client AND t.id = r.ticket_id AND s.messages ? r.ticket_id::text
         RETURNING t.*
       ),
       -- Run though not read, as every data-modifying WITH is.
       moved AS (
         UPDATE chat_rooms room SET current_ticket_id = r.ticket_id,
                                    last_message_at = greatest(room.last_message_at, r.sent_at)
-          FROM resolved r
-         WHERE room.client_id = p_client AND room.id = r.room_id
-           AND r.ticket_id = ANY ((SELECT s.ticket_ids FROM stored s)::bigint[])
+          FROM resolved r, stored s
+         WHERE room.client_id = p_client AND room.id = r.room_id AND s.messages ? r.ticket_id::text
         RETURNING room.id
       ),
       -- MATERIALIZED: read once, it would be inlined and aggregated again for every row.
