@@ -38,6 +38,13 @@ export const serverEnv = z.object({
    * find waiting.
    */
   SEARCH_WORDS_INTERVAL_MS: z.coerce.number().int().min(20).max(60_000).default(200),
+  /**
+   * How often a worker process merges the GIN indexes' pending lists (migration 0033); 0 leaves
+   * them to PostgreSQL, which merges a list inside whichever insert finds it past 4 MB. Merging
+   * a few seconds' entries at a time cost PostgreSQL about as little as merging more (the
+   * twenty-second stop's micro), and keeps what a search reads of the lists short.
+   */
+  GIN_PENDING_LISTS_INTERVAL_MS: z.coerce.number().int().min(0).max(600_000).default(3000),
   /** SMTP server for outgoing mail (smtp:// or smtps://); without it mail stays in the local outbox. */
   SMTP_URL: z
     .string()

@@ -2,6 +2,7 @@ import path from 'node:path';
 import pino from 'pino';
 import type { AppConfig } from './config';
 import { type DatabaseHandle, openDatabase } from './db/client';
+import { GinPendingListsKeeper } from './db/gin-pending-lists.keeper';
 import { registerAuditJobs } from './modules/audit/audit.jobs';
 import { registerAuditRoutes } from './modules/audit/audit.routes';
 import { AuditService } from './modules/audit/audit.service';
@@ -89,6 +90,7 @@ export interface Server {
   relay: OutboxRelay;
   /** Adds stored messages' words to the keyword search a moment later. */
   searchWords: SearchWordsKeeper;
+  ginPendingLists: GinPendingListsKeeper;
   hub: RealtimeHub;
   bus: EventBus;
   /** The base URL once listening (http://host:port). */
@@ -250,9 +252,11 @@ export async function startServer(config: AppConfig, options: ServerOptions = {}
   await registerMediaJobs(database.db, queue);
   await registerPushJobs(push, queue, relay);
   const searchWords = new SearchWordsKeeper(database, logger);
+  const ginPendingLists = new GinPendingListsKeeper(database, logger);
   if (runWorkers) {
     await relay.start();
     searchWords.start(config.SEARCH_WORDS_INTERVAL_MS);
+    ginPendingLists.start(config.GIN_PENDING_LISTS_INTERVAL_MS);
   }
 
   if (options.listen !== false && role !== 'worker') {
@@ -269,6 +273,7 @@ export async function startServer(config: AppConfig, options: ServerOptions = {}
     queue,
     relay,
     searchWords,
+    ginPendingLists,
     hub,
     bus,
     url,
@@ -280,6 +285,7 @@ export async function startServer(config: AppConfig, options: ServerOptions = {}
       await app.close();
       await relay.stop();
       await searchWords.stop();
+      await ginPendingLists.stop();
       await queue.stop();
       await bus.stop();
       mail.close();

@@ -85,6 +85,8 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
     // The search words' drainer waits for the test (`server.searchWords.tick()`, or a keyword
     // search, which drains its client first) instead of racing it on a timer.
     SEARCH_WORDS_INTERVAL_MS: '60000',
+    // The GIN pending lists' merges likewise (`server.ginPendingLists.round()`).
+    GIN_PENDING_LISTS_INTERVAL_MS: '0',
     ...(database.url ? { DATABASE_URL: database.url } : {}),
     ...options.env,
   });

@@ -103,6 +103,17 @@ export async function startInboxTestKit(): Promise<InboxTestKit> {
   };
 }
 
+/** Ticket ids of the first page of chat history search for the keyword, as the owner sees them. */
+export async function searchedTicketIds(kit: InboxTestKit, keyword: string): Promise<number[]> {
+  const response = await kit.server.request<{ content: Array<{ ticket: { id: number } }> }>(
+    'GET',
+    `/api/ticket/search?keyword=${encodeURIComponent(keyword)}`,
+    { token: kit.tokens.owner },
+  );
+  if (response.status !== 200) throw new Error(`search answered ${response.status}`);
+  return response.body.content.map((hit) => hit.ticket.id);
+}
+
 /** Polls until the check passes (jobs and sockets are asynchronous), or fails after the timeout. */
 export async function eventually<T>(check: () => Promise<T | undefined | false>, timeoutMs = 10_000) {
   const until = Date.now() + timeoutMs;

@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { withTenant } from '../../db/tenant';
 import { createClientWithUser } from '../../test/factories';
 import { createConversation } from '../../test/inbox-factories';
-import { eventually, type InboxTestKit, startInboxTestKit } from './conversation.fixtures';
+import { eventually, type InboxTestKit, searchedTicketIds, startInboxTestKit } from './conversation.fixtures';
 import { SearchWordsKeeper } from './ticket-search-words.keeper';
 
 let kit: InboxTestKit;
@@ -44,16 +44,7 @@ async function messageIds(ticketId: number): Promise<number[]> {
   return rows.map((row) => row.id);
 }
 
-/** Ticket ids of the first page of chat history search for the keyword, as the owner sees them. */
-async function search(keyword: string): Promise<number[]> {
-  const response = await kit.server.request<{ content: Array<{ ticket: { id: number } }> }>(
-    'GET',
-    `/api/ticket/search?keyword=${encodeURIComponent(keyword)}`,
-    { token: kit.tokens.owner },
-  );
-  expect(response.status).toBe(200);
-  return response.body.content.map((hit) => hit.ticket.id);
-}
+const search = (keyword: string) => searchedTicketIds(kit, keyword);
 
 describe('the search words backlog (migration 0030)', () => {
   it('notes a stored message, and the drainer adds a ticket’s waiting messages to its part in one rewrite', async () => {

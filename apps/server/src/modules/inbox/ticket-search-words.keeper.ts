@@ -1,5 +1,6 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { DatabaseHandle } from '../../db/client';
+import { Ticker } from '../../platform/jobs/ticker';
 
 /** Waiting messages one round takes at most, over all clients (one transaction). */
 const drainBatch = 500;
@@ -14,8 +15,7 @@ const roundsPerTick = 20;
  * drains its own client first (`ticket_search_catch_up`), so it never waits for a tick.
  */
 export class SearchWordsKeeper {
-  private timer?: NodeJS.Timeout;
-  private running?: Promise<void>;
+  private readonly ticker = new Ticker(() => this.drain());
   /** Rows taken and rounds that failed since the start (for the bench and the tests). */
   readonly stats = { taken: 0, failures: 0 };
 
@@ -25,10 +25,7 @@ export class SearchWordsKeeper {
   ) {}
 
   start(intervalMs: number): void {
-    // A tick still running when the next is due is not doubled.
-    this.timer = setInterval(() => {
-      if (!this.running) void this.tick();
-    }, intervalMs);
+    this.ticker.start(intervalMs);
   }
 
   /**
@@ -36,18 +33,11 @@ export class SearchWordsKeeper {
    * messages were stored): rounds until fewer rows wait than a round takes.
    */
   tick(): Promise<void> {
-    const tick: Promise<void> = (this.running ?? Promise.resolve())
-      .then(() => this.drain())
-      .finally(() => {
-        if (this.running === tick) this.running = undefined;
-      });
-    this.running = tick;
-    return tick;
+    return this.ticker.run();
   }
 
-  async stop(): Promise<void> {
-    clearInterval(this.timer);
-    await this.running;
+  stop(): Promise<void> {
+    return this.ticker.stop();
   }
 
   private async drain(): Promise<void> {
