@@ -90,6 +90,7 @@ export interface Server {
   relay: OutboxRelay;
   /** Adds stored messages' words to the keyword search a moment later. */
   searchWords: SearchWordsKeeper;
+  /** Merges the GIN indexes' pending lists every few seconds. */
   ginPendingLists: GinPendingListsKeeper;
   hub: RealtimeHub;
   bus: EventBus;
