@@ -147,7 +147,8 @@ async function genericPlan(poolClient: pg.PoolClient, text: string, params: unkn
 }
 
 /** Tables whose sequential scan under a tenant is a bug at this size. */
-const bigTables = /Seq Scan on (tickets|messages|contact_identities|chat_rooms|contacts|ticket_search)\b/;
+const bigTables =
+  /Seq Scan on (tickets|ticket_activity|messages|contact_identities|chat_rooms|contacts|ticket_search)\b/;
 
 /**
  * The plans of the statements a SQL function runs (the inbound ones write through plpgsql,

@@ -1,6 +1,6 @@
 import { and, asc, count, eq, ilike, inArray, isNull, or } from 'drizzle-orm';
 import type { Executor } from '../../db/client';
-import { agentGroupMembers, agentGroups, tickets, users } from '../../db/schema';
+import { agentGroupMembers, agentGroups, ticketActivity, users } from '../../db/schema';
 import type { UserRow } from './user.repository';
 
 /** The columns an admin may set on a user of their client. */
@@ -95,14 +95,15 @@ export async function countOpenTicketsAssignedTo(
   clientId: string,
   userId: string,
 ): Promise<number> {
+  // ticket_activity's assignee index holds the user's tickets (migration 0034).
   const [{ total }] = await db
     .select({ total: count() })
-    .from(tickets)
+    .from(ticketActivity)
     .where(
       and(
-        eq(tickets.clientId, clientId),
-        eq(tickets.assigneeId, userId),
-        inArray(tickets.status, ['UNASSIGNED', 'ASSIGNED']),
+        eq(ticketActivity.clientId, clientId),
+        eq(ticketActivity.assigneeId, userId),
+        inArray(ticketActivity.status, ['UNASSIGNED', 'ASSIGNED']),
       ),
     );
   return total;

@@ -2,7 +2,7 @@ import type { TicketFilterQuery, TicketStatus } from '@app/contracts';
 import { and, or, type SQL, type StringChunk, sql } from 'drizzle-orm';
 import { renderedColumns } from '../../db/built-once';
 import type { Executor } from '../../db/client';
-import { tickets } from '../../db/schema';
+import { ticketActivity, tickets } from '../../db/schema';
 import type { InboxScope } from './inbox.policy';
 import {
   type CreatedRange,
@@ -74,10 +74,11 @@ function statusParts(filter: TicketFilter, defaults: readonly TicketStatus[]): S
 /**
  * Splits the request into parts that each read one index range in sort order, with the
  * visibility of inbox.policy.ts and the tab applied:
- * - only the caller's own chats: one part on tickets_client_assignee_activity_idx;
+ * - only the caller's own chats: one part on ticket_activity_assignee_idx (by activity);
  * - every status alike, newest created first: one part on tickets_client_created_idx;
- * - otherwise one part per status on tickets_client_status_* (and, by activity, one for the
- *   caller's own chats on the assignee index), merged from short index ranges.
+ * - otherwise one part per status on tickets_client_status_created_idx, or by activity on
+ *   ticket_activity_status_idx (and one for the caller's own chats on the assignee index),
+ *   merged from short index ranges.
  * Parts are disjoint by status, so their UNION ALL never repeats a row.
  */
 export function planBranches(request: TicketPageRequest): Branch[] {
@@ -108,11 +109,38 @@ export function planBranches(request: TicketPageRequest): Branch[] {
 /** The columns of tickets as rendered names, for the conditions built on every page. */
 export const ticketColumn = renderedColumns(tickets);
 
-const isStatus = (status: TicketStatus) => sql`${ticketColumn().status} = ${status}`;
+/** The columns of ticket_activity as rendered names: the list by activity's keys (migration 0034). */
+export const activityColumn = renderedColumns(ticketActivity);
 
-export function statusCondition(statuses: StatusPart[] | null): SQL | undefined {
+/**
+ * The columns a page's branches are read by: its client, status, assignee and expiry, its
+ * order (`sort`, then `id`). By creation they are the ticket's own; by activity they are its
+ * `ticket_activity` row's, whose indexes hold them in order.
+ */
+export interface PageKeys {
+  clientId: StringChunk;
+  status: StringChunk;
+  assigneeId: StringChunk;
+  expiresAt: StringChunk;
+  id: StringChunk;
+  sort: StringChunk;
+}
+
+const pageKeys: Partial<Record<TicketSort, PageKeys>> = {};
+
+/** The page's key columns for its sort, made once. */
+export function pageKeysOf(sort: TicketSort): PageKeys {
+  pageKeys[sort] ??=
+    sort === 'createdAt'
+      ? { ...ticketColumn(), sort: ticketColumn().createdAt }
+      : { ...activityColumn(), sort: activityColumn().lastMessageAt };
+  return pageKeys[sort];
+}
+
+export function statusCondition(statuses: StatusPart[] | null, keys: PageKeys): SQL | undefined {
   if (!statuses) return undefined;
-  const expired = sql`${ticketColumn().expiresAt} <= now()`;
+  const isStatus = (status: TicketStatus) => sql`${keys.status} = ${status}`;
+  const expired = sql`${keys.expiresAt} <= now()`;
   const conditions = statuses.map((part) =>
     part.expiredOnly ? and(isStatus(part.status), expired) : isStatus(part.status),
   );

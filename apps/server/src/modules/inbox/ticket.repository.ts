@@ -2,7 +2,7 @@ import { and, desc, eq, gt, inArray, ne, type SQL, sql } from 'drizzle-orm';
 import { builtOnce, queryBuilder } from '../../db/built-once';
 import type { Executor } from '../../db/client';
 import { rawRowsOf, rowMapperOf } from '../../db/json-row';
-import { ticketCounters, tickets } from '../../db/schema';
+import { ticketActivity, ticketCounters, tickets } from '../../db/schema';
 import type { TicketRow } from './ticket.presenter';
 
 type NewTicket = typeof tickets.$inferInsert;
@@ -211,7 +211,7 @@ export async function readCounters(
   return new Map(rows.map((row) => [row.scope, row.count]));
 }
 
-/** Unread counts of the open chats assigned to the user (the assignee index serves it). */
+/** Unread counts of the open chats assigned to the user (ticket_activity's assignee index serves it). */
 export async function unreadOfAssignee(
   db: Executor,
   clientId: string,
@@ -219,16 +219,17 @@ export async function unreadOfAssignee(
 ): Promise<Array<{ ticketId: number; count: number }>> {
   return db
     .select({ ticketId: tickets.id, count: tickets.unreadCount })
-    .from(tickets)
+    .from(ticketActivity)
+    .innerJoin(tickets, eq(tickets.id, ticketActivity.id))
     .where(
       and(
-        eq(tickets.clientId, clientId),
-        eq(tickets.assigneeId, userId),
-        eq(tickets.status, 'ASSIGNED'),
+        eq(ticketActivity.clientId, clientId),
+        eq(ticketActivity.assigneeId, userId),
+        eq(ticketActivity.status, 'ASSIGNED'),
         gt(tickets.unreadCount, 0),
       ),
     )
-    .orderBy(desc(tickets.lastMessageAt))
+    .orderBy(desc(ticketActivity.lastMessageAt))
     .limit(500);
 }
 
