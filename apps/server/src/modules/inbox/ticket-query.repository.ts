@@ -182,6 +182,7 @@ async function ticketPageRows(
   const keys = pageKeysOf(sort);
   const { conditions, keyword } = await filterConditions(tx, request);
   const common = [sql`${keys.clientId} = ${scope.clientId}`, ...conditions];
+  // By activity the joined ticket is held to the client too, not only its activity row.
   if (sort === 'lastMessageAt') common.push(sql`${tickets.clientId} = ${scope.clientId}`);
   if (after) {
     common.push(sql`(${keys.sort}, ${keys.id}) < (${after.key}::timestamptz, ${after.id})`);
