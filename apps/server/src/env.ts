@@ -45,6 +45,13 @@ export const serverEnv = z.object({
    * twenty-second stop's micro), and keeps what a search reads of the lists short.
    */
   GIN_PENDING_LISTS_INTERVAL_MS: z.coerce.number().int().min(0).max(600_000).default(3000),
+  /**
+   * How often a worker process takes webhooks' kept updates that are due again (migration
+   * 0035): a try that failed, after its backoff, or one whose process stopped, after its lease.
+   */
+  INBOUND_JOURNAL_SWEEP_MS: z.coerce.number().int().min(0).max(600_000).default(2000),
+  /** How long the process that kept a webhook's update has to store it before another may. */
+  INBOUND_JOURNAL_LEASE_MS: z.coerce.number().int().min(100).max(3_600_000).default(60_000),
   /** SMTP server for outgoing mail (smtp:// or smtps://); without it mail stays in the local outbox. */
   SMTP_URL: z
     .string()

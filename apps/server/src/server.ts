@@ -9,6 +9,7 @@ import { AuditService } from './modules/audit/audit.service';
 import { registerWalletRoutes } from './modules/billing/wallet.routes';
 import type { ChannelRegistry } from './modules/channels/channel-adapter';
 import { createChannels } from './modules/channels/channels.module';
+import type { InboundJournal } from './modules/channels/inbound-journal';
 import { registerHealthRoutes } from './modules/health/health.routes';
 import { registerAccountActivityJobs } from './modules/identity/account-activity.jobs';
 import { registerAccountActivityRoutes } from './modules/identity/account-activity.routes';
@@ -92,6 +93,8 @@ export interface Server {
   searchWords: SearchWordsKeeper;
   /** Merges the GIN indexes' pending lists every few seconds. */
   ginPendingLists: GinPendingListsKeeper;
+  /** Webhooks' updates kept until they are stored. */
+  inboundJournal: InboundJournal;
   hub: RealtimeHub;
   bus: EventBus;
   /** The base URL once listening (http://host:port). */
@@ -158,7 +161,10 @@ export async function startServer(config: AppConfig, options: ServerOptions = {}
   /** The base URL once listening (http://host:port). */
   let url = '';
   const channelParts = createChannels({
-    db: database.db,
+    database,
+    logger,
+    // A web process keeps webhooks' updates and answers; the workers store them.
+    journal: { leaseMs: config.INBOUND_JOURNAL_LEASE_MS, storeHere: role !== 'web' },
     serverSecret: config.jwtSecret,
     media,
     telegramApiBase: config.TELEGRAM_API_BASE,
@@ -258,6 +264,7 @@ export async function startServer(config: AppConfig, options: ServerOptions = {}
     await relay.start();
     searchWords.start(config.SEARCH_WORDS_INTERVAL_MS);
     ginPendingLists.start(config.GIN_PENDING_LISTS_INTERVAL_MS);
+    await channelParts.journal.start(config.INBOUND_JOURNAL_SWEEP_MS);
   }
 
   if (options.listen !== false && role !== 'worker') {
@@ -275,6 +282,7 @@ export async function startServer(config: AppConfig, options: ServerOptions = {}
     relay,
     searchWords,
     ginPendingLists,
+    inboundJournal: channelParts.journal,
     hub,
     bus,
     url,
@@ -284,6 +292,7 @@ export async function startServer(config: AppConfig, options: ServerOptions = {}
     async stop() {
       await hub.close();
       await app.close();
+      await channelParts.journal.stop();
       await relay.stop();
       await searchWords.stop();
       await ginPendingLists.stop();

@@ -87,6 +87,9 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
     SEARCH_WORDS_INTERVAL_MS: '60000',
     // The GIN pending lists' merges likewise (`server.ginPendingLists.round()`).
     GIN_PENDING_LISTS_INTERVAL_MS: '0',
+    // Webhooks' kept updates that are due again are taken when a test asks
+    // (`server.inboundJournal.sweepNow()`); `settled()` waits for the ones just kept.
+    INBOUND_JOURNAL_SWEEP_MS: '0',
     ...(database.url ? { DATABASE_URL: database.url } : {}),
     ...options.env,
   });

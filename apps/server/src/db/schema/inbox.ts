@@ -52,6 +52,32 @@ export const channelAccounts = pgTable(
   ],
 );
 
+/**
+ * What a channel's webhook received and acknowledged, kept until it is a message: the webhook
+ * answers once its entry is committed, and the entry is deleted once the message is stored.
+ * An entry still here after its `retry_at` (its process stopped, or storing it failed) is
+ * taken again by any process (`InboundJournal`).
+ */
+export const inboundJournal = pgTable(
+  'inbound_journal',
+  {
+    id: bigint('id', { mode: 'number' }).primaryKey().generatedAlwaysAsIdentity(),
+    clientId: tenant(),
+    /** No foreign key: accounts are deleted softly, and an entry of one gone is let go. */
+    channelAccountId: uuid('channel_account_id').notNull(),
+    /** Whose adapter stores the entry. */
+    channel: text('channel').$type<ChannelCode>().notNull(),
+    /** What the provider sent, as its adapter parsed it. */
+    payload: jsonb('payload').notNull(),
+    receivedAt: timestamp('received_at', { withTimezone: true }).notNull().defaultNow(),
+    attempts: integer('attempts').notNull().default(0),
+    /** When another process may take the entry: its first owner's lease, then the backoff. */
+    retryAt: timestamp('retry_at', { withTimezone: true }).notNull(),
+    lastError: text('last_error'),
+  },
+  (table) => [index('inbound_journal_retry_idx').on(table.retryAt)],
+);
+
 /** A customer: one person, whatever channels they write from. */
 export const contacts = pgTable(
   'contacts',

@@ -1,4 +1,5 @@
-import type { Database } from '../../db/client';
+import type { FastifyBaseLogger } from 'fastify';
+import type { DatabaseHandle } from '../../db/client';
 import type { App } from '../../platform/http/app';
 import { SecretBox } from '../../platform/secrets/secret-box';
 import type { InboundInput } from '../inbox/conversation.service';
@@ -10,6 +11,7 @@ import { type FileKeeper, registerTelegramWebhookRoutes } from './adapters/tlg/t
 import { registerChannelAccountRoutes } from './channel-account.routes';
 import { ChannelAccountService } from './channel-account.service';
 import { ChannelRegistry } from './channel-adapter';
+import { InboundJournal, type InboundJournalOptions } from './inbound-journal';
 
 /** What the channels need of the media module: open a stored file, keep a provider's. */
 export interface ChannelMedia extends FileReader, FileKeeper {}
@@ -19,33 +21,39 @@ export interface ChannelMedia extends FileReader, FileKeeper {}
  * delivery job hands messages to it); the routes come once the inbox can take messages in.
  */
 export function createChannels(parts: {
-  db: Database;
+  database: DatabaseHandle;
+  logger: FastifyBaseLogger;
   serverSecret: string;
   media: ChannelMedia;
   telegramApiBase: string;
+  journal?: InboundJournalOptions;
 }) {
   const registry = new ChannelRegistry();
   const api = new TelegramBotApi(parts.telegramApiBase);
+  /** What webhooks received, kept until it is stored (persist, then acknowledge). */
+  const journal = new InboundJournal(parts.database, parts.logger, parts.journal);
   const accounts = new TelegramAccounts(
-    parts.db,
+    parts.database.db,
     new SecretBox(parts.serverSecret, 'channel-credentials/v1'),
   );
   registry.register(new LiveChatAdapter());
   registry.register(new TelegramAdapter(api, accounts, parts.media));
   return {
     registry,
+    journal,
     registerRoutes(
       app: App,
       options: { webhookBase: () => string; receiveInbound(input: InboundInput): Promise<unknown> },
     ) {
       registerChannelAccountRoutes(
         app,
-        new ChannelAccountService(parts.db, { api, accounts }, options.webhookBase),
+        new ChannelAccountService(parts.database.db, { api, accounts }, options.webhookBase),
       );
       registerTelegramWebhookRoutes(app, {
         accounts,
         api,
         receiveInbound: options.receiveInbound,
+        journal,
         media: parts.media,
         logger: app.log,
       });

@@ -1,7 +1,8 @@
 import type { ChannelAccountList, ChannelAccountView, MessageView } from '@app/contracts';
-import { and, asc, eq } from 'drizzle-orm';
+import { and, asc, eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { messages, tickets } from '../../db/schema';
+import { withTenant } from '../../db/tenant';
 import { createClientWithUser } from '../../test/factories';
 import { startTestServer, type TestServer } from '../../test/test-server';
 import { eventually } from '../inbox/conversation.fixtures';
@@ -45,6 +46,14 @@ async function messagesOf(clientId: string) {
     .innerJoin(tickets, eq(tickets.id, messages.ticketId))
     .where(and(eq(messages.clientId, clientId), eq(messages.direction, 'INBOUND')))
     .orderBy(asc(messages.id));
+}
+
+/** The client's journal entries (as the owner role, so row-level security does not hide them). */
+async function journalOf(clientId: string) {
+  return server.database.query<{ id: string; attempts: number; last_error: string | null }>(
+    'select id, attempts, last_error from inbound_journal where client_id = $1 order by id',
+    [clientId],
+  );
 }
 
 describe('connecting a Telegram bot', () => {
@@ -151,6 +160,8 @@ describe('a connected bot', () => {
     });
     expect(repeat.status).toBe(200);
     expect(await messagesOf(client.clientId)).toHaveLength(1);
+    // A text never goes through the journal.
+    expect(await journalOf(client.clientId)).toEqual([]);
   });
 
   it('refuses an update without the secret, and one for no bot', async () => {
@@ -174,7 +185,7 @@ describe('a connected bot', () => {
     expect((await messagesOf(client.clientId)).map((row) => row.text)).not.toContain('x');
   });
 
-  it("keeps a customer's photo with its caption", async () => {
+  it("keeps a customer's photo with its caption, fetched after the answer", async () => {
     const bytes = jpegOf(64, 48);
     const delivered = await telegram.customerWrites(bot.token, {
       chatId: 5102,
@@ -182,6 +193,8 @@ describe('a connected bot', () => {
       photo: { bytes, caption: 'Ini bukti transfernya' },
     });
     expect(delivered.status).toBe(200);
+    await server.inboundJournal.settled();
+    expect(await journalOf(client.clientId)).toEqual([]);
     const row = (await messagesOf(client.clientId)).find((each) => each.customer === 'Dodi');
     expect(row?.text).toBe('Ini bukti transfernya');
     expect(row?.message.attachments).toHaveLength(1);
@@ -257,5 +270,170 @@ describe('a connected bot', () => {
       body: JSON.stringify(update),
     });
     expect(late.status).toBe(404);
+  });
+});
+
+describe('the inbound journal', () => {
+  let bot: { token: string };
+  let client: { clientId: string; token: string };
+  let accountId: string;
+
+  beforeAll(async () => {
+    client = await signedIn();
+    bot = telegram.addBot({ username: 'toko_jurnal_bot' });
+    accountId = (await connect(client.token, bot.token)).body.id;
+  });
+
+  /** Makes the client's waiting entries due now, as if their backoff or lease had passed. */
+  const dueNow = () =>
+    server.database.query(
+      "update inbound_journal set retry_at = now() - interval '1 second' where client_id = $1",
+      [client.clientId],
+    );
+
+  it('keeps a photo Telegram cannot give yet, and stores it when a later try can fetch it', async () => {
+    telegram.failNext(bot.token, 'getFile', { code: 502, description: 'Bad Gateway' });
+    const bytes = jpegOf(32, 32);
+    const delivered = await telegram.customerWrites(bot.token, {
+      chatId: 6101,
+      firstName: 'Sari',
+      photo: { bytes, caption: 'Foto resinya kak' },
+    });
+    // Answered at once: the update is kept, and Telegram does not send it again.
+    expect(delivered.status).toBe(200);
+    await server.inboundJournal.settled();
+    const [waiting, ...more] = await journalOf(client.clientId);
+    expect(more).toEqual([]);
+    expect(waiting).toMatchObject({ attempts: 1 });
+    expect(waiting.last_error).toContain('File not fetched yet');
+    expect(await messagesOf(client.clientId)).toEqual([]);
+
+    // Another client sees none of it.
+    const seen = await withTenant(server.database.db, other.clientId, (tx) =>
+      tx.execute(sql`select count(*)::int as n from inbound_journal`),
+    );
+    expect((seen as unknown as { rows: Array<{ n: number }> }).rows[0].n).toBe(0);
+
+    // Not due yet, a sweep passes it over; due, it is stored with its photo and forgotten.
+    await server.inboundJournal.sweepNow();
+    expect(await journalOf(client.clientId)).toHaveLength(1);
+    await dueNow();
+    await server.inboundJournal.sweepNow();
+    await server.inboundJournal.settled();
+    const [row] = await messagesOf(client.clientId);
+    expect(row).toMatchObject({ customer: 'Sari', text: 'Foto resinya kak' });
+    expect(row.message.attachments[0]).toMatchObject({ mime: 'image/jpeg', size: bytes.length });
+    expect(await journalOf(client.clientId)).toEqual([]);
+  });
+
+  it('stores what a stopped process kept, in order, once its lease has passed', async () => {
+    const kept = (messageId: number, text: string) => ({
+      message_id: messageId,
+      from: { id: 6202, first_name: 'Budi' },
+      chat: { id: 6202, type: 'private', first_name: 'Budi' },
+      date: Math.floor(Date.now() / 1000),
+      text,
+    });
+    await server.database.query(
+      `insert into inbound_journal (client_id, channel_account_id, channel, payload, retry_at)
+       select $1, $2, 'TLG', payload, now() + interval '1 minute'
+         from unnest($3::jsonb[]) with ordinality as item(payload, ord) order by ord`,
+      [
+        client.clientId,
+        accountId,
+        [JSON.stringify(kept(1, 'Pesanan saya belum sampai')), JSON.stringify(kept(2, 'Nomor resi JNE123'))],
+      ],
+    );
+    // Still within the lease of the process that kept them: left alone.
+    await server.inboundJournal.sweepNow();
+    expect(await messagesOf(client.clientId)).toHaveLength(1);
+    await dueNow();
+    await server.inboundJournal.sweepNow();
+    await server.inboundJournal.settled();
+    const budi = (await messagesOf(client.clientId)).filter((row) => row.customer === 'Budi');
+    expect(budi.map((row) => row.text)).toEqual(['Pesanan saya belum sampai', 'Nomor resi JNE123']);
+    expect(await journalOf(client.clientId)).toEqual([]);
+
+    // Taken again (a delete that did not happen), an entry is a repeat and kept once.
+    await server.database.query(
+      `insert into inbound_journal (client_id, channel_account_id, channel, payload, retry_at)
+       values ($1, $2, 'TLG', $3::jsonb, now() - interval '1 second')`,
+      [client.clientId, accountId, JSON.stringify(kept(2, 'Nomor resi JNE123'))],
+    );
+    await server.inboundJournal.sweepNow();
+    await server.inboundJournal.settled();
+    expect((await messagesOf(client.clientId)).filter((row) => row.customer === 'Budi')).toHaveLength(2);
+    expect(await journalOf(client.clientId)).toEqual([]);
+  });
+
+  it('lets go of an entry whose bot is gone', async () => {
+    const before = server.inboundJournal.stats.letGo;
+    await server.database.query(
+      `insert into inbound_journal (client_id, channel_account_id, channel, payload, retry_at)
+       values ($1, $2, 'TLG', $3::jsonb, now() - interval '1 second')`,
+      [
+        client.clientId,
+        crypto.randomUUID(),
+        JSON.stringify({ message_id: 1, chat: { id: 6303, type: 'private' }, date: 1, text: 'z' }),
+      ],
+    );
+    await server.inboundJournal.sweepNow();
+    await server.inboundJournal.settled();
+    expect(server.inboundJournal.stats.letGo).toBe(before + 1);
+    expect(await journalOf(client.clientId)).toEqual([]);
+    expect((await messagesOf(client.clientId)).map((row) => row.text)).not.toContain('z');
+  });
+});
+
+describe.skipIf(!process.env.DATABASE_URL)('a web process and a worker (PostgreSQL)', () => {
+  let web: TestServer;
+  let client: { clientId: string; token: string };
+
+  beforeAll(async () => {
+    // The web process shares the test server's database and secret; the test server is the worker.
+    web = await startTestServer({
+      role: 'web',
+      databaseUrl: server.config.DATABASE_URL,
+      env: { TELEGRAM_API_BASE: telegram.url, SEED_DEMO: 'false', JWT_SECRET: server.config.jwtSecret },
+    });
+    client = await signedIn();
+  });
+  afterAll(async () => {
+    await web?.close();
+  });
+
+  it('the web process keeps a photo and answers, and a worker woken by its notice fetches and stores it', async () => {
+    const bot = telegram.addBot({ username: 'toko_web_bot' });
+    const connected = await connect(client.token, bot.token);
+    expect(connected.status, JSON.stringify(connected.body)).toBe(201);
+    const accountId = connected.body.id;
+    const webhook = telegram.webhookOf(bot.token);
+    // Telegram is told (as the product told it, with the same secret) to deliver to the web process.
+    const moved = await fetch(`${telegram.url}/bot${bot.token}/setWebhook`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({
+        url: `${web.url}/api/webhooks/telegram/${accountId}`,
+        secret_token: webhook?.secretToken,
+      }),
+    });
+    expect(moved.status).toBe(200);
+    const answered = await telegram.customerWrites(bot.token, {
+      chatId: 7101,
+      firstName: 'Wulan',
+      photo: { bytes: jpegOf(16, 16), caption: 'Kak, bisa kirim hari ini?' },
+    });
+    expect(answered.status).toBe(200);
+    // The web process stored nothing itself; the worker (no sweep timer in tests) was woken.
+    expect(web.inboundJournal.stats).toMatchObject({ kept: 1, stored: 0 });
+    const stored = await eventually(async () => {
+      const rows = await messagesOf(client.clientId);
+      return rows.length > 0 ? rows : undefined;
+    });
+    expect(stored.map((row) => row.text)).toEqual(['Kak, bisa kirim hari ini?']);
+    expect(stored[0].message.attachments).toHaveLength(1);
+    await server.inboundJournal.settled();
+    expect(server.inboundJournal.stats.stored).toBeGreaterThan(0);
+    expect(await journalOf(client.clientId)).toEqual([]);
   });
 });

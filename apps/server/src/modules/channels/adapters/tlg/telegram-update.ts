@@ -55,6 +55,8 @@ export const telegramUpdateSchema = z.object({
 });
 export type ParsedTelegramUpdate = z.infer<typeof telegramUpdateSchema>;
 export type ParsedTelegramMessage = z.infer<typeof message>;
+/** A message alone, as the inbound journal keeps it. */
+export const telegramMessageSchema = message;
 
 /** A file the customer sent, to be fetched with getFile. */
 export interface IncomingFile {

@@ -5,6 +5,7 @@ import type { App } from '../../../../platform/http/app';
 import { HttpError } from '../../../../platform/http/http-errors';
 import type { StoredAttachment } from '../../../inbox/attachment-store';
 import type { InboundInput } from '../../../inbox/conversation.service';
+import { type InboundJournal, type JournalEntry, UnstorableEntry } from '../../inbound-journal';
 import { telegramMessageId } from './telegram.adapter';
 import type { TelegramAccount, TelegramAccounts } from './telegram-accounts';
 import { TelegramApiError, type TelegramBotApi } from './telegram-bot-api';
@@ -14,6 +15,7 @@ import {
   customerNameOf,
   type IncomingFile,
   type ParsedTelegramMessage,
+  telegramMessageSchema,
   telegramUpdateSchema,
 } from './telegram-update';
 
@@ -33,6 +35,7 @@ export interface TelegramWebhookDeps {
   accounts: TelegramAccounts;
   api: TelegramBotApi;
   receiveInbound(input: InboundInput): Promise<unknown>;
+  journal: InboundJournal;
   media: FileKeeper;
   logger: FastifyBaseLogger;
 }
@@ -46,12 +49,16 @@ const sameSecret = (given: string | string[] | undefined, expected: string) => {
 
 /**
  * Where Telegram delivers a connected bot's updates (setWebhook, with its secret token):
- * `POST /api/webhooks/telegram/<account id>`. A customer's private message is stored before
- * the answer (persist, then acknowledge), so a 200 means it is kept; a repeat of one already
- * stored (Telegram delivers at least once) is answered 200 and stored once. Anything that
- * fails on our side answers 5xx, and Telegram sends the update again later.
+ * `POST /api/webhooks/telegram/<account id>`. A customer's private message is kept before the
+ * answer (persist, then acknowledge), so a 200 means it is kept: a text is stored as a message
+ * there and then; one with a file is kept in the inbound journal, and becomes a message once
+ * its file is fetched from Telegram (`storeTelegramEntry`), tried again later should Telegram
+ * not give it yet. A repeat of one already stored (Telegram delivers at least once) is
+ * answered 200 and stored once. Anything that fails on our side answers 5xx, and Telegram
+ * sends the update again later.
  */
 export function registerTelegramWebhookRoutes(app: App, deps: TelegramWebhookDeps): void {
+  deps.journal.handle('TLG', (entry) => storeTelegramEntry(deps, entry));
   app.post(
     '/api/webhooks/telegram/:accountId',
     {
@@ -73,11 +80,40 @@ export function registerTelegramWebhookRoutes(app: App, deps: TelegramWebhookDep
         return reply.code(200).send();
       }
       const message = update.data.message;
-      if (message && message.chat.type === 'private' && !message.from?.is_bot)
-        await storeMessage(deps, account, message);
+      if (message && message.chat.type === 'private' && !message.from?.is_bot) {
+        // Fetching a file may take long or fail on Telegram's side: not while Telegram waits.
+        if (contentOf(message).file)
+          await deps.journal.keep({
+            clientId: account.clientId,
+            channelAccountId: account.id,
+            channel: 'TLG',
+            payload: message,
+          });
+        else await storeMessage(deps, account, message);
+      }
       return reply.code(200).send();
     },
   );
+}
+
+/**
+ * A kept update becomes a message. Its bot gone (disconnected ones still fetch their files:
+ * the message came while it was connected) lets the entry go; anything else throws, and the
+ * journal tries again later.
+ */
+async function storeTelegramEntry(deps: TelegramWebhookDeps, entry: JournalEntry): Promise<void> {
+  const account = await deps.accounts.get(entry.channelAccountId);
+  if (!account || account.clientId !== entry.clientId)
+    throw new UnstorableEntry(`Telegram bot ${entry.channelAccountId} is gone`);
+  const message = telegramMessageSchema.safeParse(entry.payload);
+  if (!message.success) throw new UnstorableEntry('Not a Telegram message');
+  try {
+    await storeMessage(deps, account, message.data);
+  } catch (error) {
+    if (error instanceof HttpError && error.statusCode === 404)
+      throw new UnstorableEntry(`Telegram bot ${entry.channelAccountId}: ${error.message}`);
+    throw error;
+  }
 }
 
 async function storeMessage(
@@ -112,8 +148,8 @@ async function storeMessage(
 
 /**
  * Downloads the customer's file and keeps it. Telegram's refusal of this file (too big, gone)
- * is answered as text in the message instead; not reaching Telegram throws, so the update is
- * answered 5xx and comes again.
+ * is answered as text in the message instead; not reaching Telegram throws, so the journal
+ * tries the entry again later.
  */
 async function fetchFile(
   deps: TelegramWebhookDeps,
@@ -135,8 +171,8 @@ async function fetchFile(
     if (error instanceof TelegramApiError && !error.retryable) return { refused: error.description };
     deps.logger.warn(
       { err: error, account: account.id },
-      'telegram file not fetched; the update will come again',
+      'telegram file not fetched; the entry will be tried again',
     );
-    throw new HttpError(503, 'File not fetched yet');
+    throw new Error('File not fetched yet', { cause: error });
   }
 }
