@@ -8,6 +8,7 @@ import { startTestServer, type TestServer } from '../../test/test-server';
 import { eventually } from '../inbox/conversation.fixtures';
 import { jpegOf } from '../media/media.test-support';
 import { TelegramSimulator } from './adapters/tlg/telegram.simulator';
+import { fileTriesBeforeNote } from './adapters/tlg/telegram-webhook.routes';
 
 let server: TestServer;
 let telegram: TelegramSimulator;
@@ -363,6 +364,35 @@ describe('the inbound journal', () => {
     await server.inboundJournal.sweepNow();
     await server.inboundJournal.settled();
     expect((await messagesOf(client.clientId)).filter((row) => row.customer === 'Budi')).toHaveLength(2);
+    expect(await journalOf(client.clientId)).toEqual([]);
+  });
+
+  it('stores the message with a note in place of a file Telegram kept not giving', async () => {
+    telegram.failNext(bot.token, 'getFile', { code: 502, description: 'Bad Gateway' });
+    await server.database.query(
+      `insert into inbound_journal (client_id, channel_account_id, channel, payload, retry_at, attempts)
+       values ($1, $2, 'TLG', $3::jsonb, now() - interval '1 second', $4)`,
+      [
+        client.clientId,
+        accountId,
+        JSON.stringify({
+          message_id: 3,
+          from: { id: 6404, first_name: 'Tono' },
+          chat: { id: 6404, type: 'private', first_name: 'Tono' },
+          date: Math.floor(Date.now() / 1000),
+          caption: 'Ini fotonya',
+          photo: [{ file_id: 'AgACAgIAAxkBAAIBlost', file_unique_id: 'lost', file_size: 1000 }],
+        }),
+        fileTriesBeforeNote,
+      ],
+    );
+    await server.inboundJournal.sweepNow();
+    await server.inboundJournal.settled();
+    const [tono] = (await messagesOf(client.clientId)).filter((row) => row.customer === 'Tono');
+    expect(tono.text).toMatch(
+      /^Ini fotonya\n\[.+: file not fetched from Telegram \(Telegram 502: Bad Gateway\)\]$/,
+    );
+    expect(tono.message.attachments).toEqual([]);
     expect(await journalOf(client.clientId)).toEqual([]);
   });
 

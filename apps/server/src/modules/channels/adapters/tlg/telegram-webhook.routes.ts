@@ -21,6 +21,12 @@ import {
 
 /** Bots may download files up to 20 MB (getFile). */
 const downloadMaxBytes = 20 * 1024 * 1024;
+/**
+ * Failed tries after which a file Telegram keeps not giving is given up: the message is stored
+ * with a note in its place (after about 1.4 hours of the journal's doubling backoff), so the
+ * customer's words reach an agent, who can ask for the file again.
+ */
+export const fileTriesBeforeNote = 10;
 
 /** Keeps a provider's file as a ready attachment (the media module). */
 export interface FileKeeper {
@@ -108,7 +114,7 @@ async function storeTelegramEntry(deps: TelegramWebhookDeps, entry: JournalEntry
   const message = telegramMessageSchema.safeParse(entry.payload);
   if (!message.success) throw new UnstorableEntry('Not a Telegram message');
   try {
-    await storeMessage(deps, account, message.data);
+    await storeMessage(deps, account, message.data, entry.attempts >= fileTriesBeforeNote);
   } catch (error) {
     if (error instanceof HttpError && error.statusCode === 404)
       throw new UnstorableEntry(`Telegram bot ${entry.channelAccountId}: ${error.message}`);
@@ -120,12 +126,14 @@ async function storeMessage(
   deps: TelegramWebhookDeps,
   account: TelegramAccount,
   message: ParsedTelegramMessage,
+  /** The file's last try: should Telegram not give it, a note takes its place. */
+  lastTry = false,
 ) {
   const content = contentOf(message);
   const attachments: StoredAttachment[] = [];
   let text = content.text;
   if (content.file) {
-    const fetched = await fetchFile(deps, account, content.file);
+    const fetched = await fetchFile(deps, account, content.file, lastTry);
     if ('attachment' in fetched) attachments.push(fetched.attachment);
     else text = [text, `[${content.file.name}: ${fetched.refused}]`].filter(Boolean).join('\n');
   }
@@ -155,6 +163,7 @@ async function fetchFile(
   deps: TelegramWebhookDeps,
   account: TelegramAccount,
   file: IncomingFile,
+  lastTry: boolean,
 ): Promise<{ attachment: StoredAttachment } | { refused: string }> {
   if (file.size !== undefined && file.size > downloadMaxBytes) return { refused: 'file is too big' };
   try {
@@ -169,6 +178,10 @@ async function fetchFile(
     return { attachment };
   } catch (error) {
     if (error instanceof TelegramApiError && !error.retryable) return { refused: error.description };
+    if (lastTry)
+      return {
+        refused: `file not fetched from Telegram (${error instanceof Error ? error.message : error})`,
+      };
     deps.logger.warn(
       { err: error, account: account.id },
       'telegram file not fetched; the entry will be tried again',
