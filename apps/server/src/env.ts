@@ -46,6 +46,13 @@ export const serverEnv = z.object({
    */
   GIN_PENDING_LISTS_INTERVAL_MS: z.coerce.number().int().min(0).max(600_000).default(3000),
   /**
+   * How often a worker process hands the outbox's batched topics to their queues (a push for
+   * each customer's message): every 2 s, a Telegram run at 300/s answered its webhook at p99
+   * 25.9–26.7 ms; every 250 ms, at 12.2–21.1 ms (the twenty-fourth stop). Other topics go the
+   * moment they commit.
+   */
+  OUTBOX_RELAY_INTERVAL_MS: z.coerce.number().int().min(50).max(60_000).default(250),
+  /**
    * How often a worker process takes webhooks' kept updates that are due again (migration
    * 0035): a try that failed, after its backoff, or one whose process stopped, after its lease.
    */

@@ -261,7 +261,7 @@ export async function startServer(config: AppConfig, options: ServerOptions = {}
   const searchWords = new SearchWordsKeeper(database, logger);
   const ginPendingLists = new GinPendingListsKeeper(database, logger);
   if (runWorkers) {
-    await relay.start();
+    await relay.start(config.OUTBOX_RELAY_INTERVAL_MS);
     searchWords.start(config.SEARCH_WORDS_INTERVAL_MS);
     ginPendingLists.start(config.GIN_PENDING_LISTS_INTERVAL_MS);
     await channelParts.journal.start(config.INBOUND_JOURNAL_SWEEP_MS);

@@ -103,7 +103,7 @@ export async function registerPushJobs(
       for (const delivery of deliveries) await queue.send(sendPushJob, delivery);
     },
   });
-  // Every message is this topic's event; a push may wait for the relay's sweep (2 s), so
+  // Every message is this topic's event; a push may wait for the relay's sweep (250 ms), so
   // messages are handed over in batches (one job for up to 100) rather than a job each, and
   // only customers' messages, with only the fields planning reads: the whole message and
   // ticket made each job tens of kilobytes to write, fetch and parse.

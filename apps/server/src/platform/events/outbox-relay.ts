@@ -25,6 +25,9 @@ export function topicOfNotification(notification: string): string | undefined {
   return /"topic"\s*:\s*"([^"]*)"/.exec(notification)?.[1];
 }
 
+/** Events one claim takes at most. */
+const relayBatchSize = 100;
+
 /**
  * Hands committed outbox events to the job queues that subscribe to their topic. An event
  * is first claimed for 30 s, then sent, then marked relayed: a crash in between lets the
@@ -39,7 +42,8 @@ export class OutboxRelay {
   /** What a queue keeps of a topic's payloads, by `${topic} ${queue}` (see `subscribe`). */
   private readonly selections = new Map<string, EventSelection>();
   private timer?: NodeJS.Timeout;
-  private running = false;
+  /** The run under way; a call meanwhile asks it to go round once more and waits for it. */
+  private running?: Promise<void>;
   private again = false;
   private unlisten?: () => Promise<void>;
 
@@ -69,7 +73,7 @@ export class OutboxRelay {
     if (options.select) this.selections.set(`${topic} ${queueName}`, options.select);
   }
 
-  async start(intervalMs = 2000): Promise<void> {
+  async start(intervalMs = 250): Promise<void> {
     // Most events (a message, a ticket change) feed sockets only: those wait for the timer's
     // sweep, in batches, instead of costing a claim query each the moment they commit.
     this.unlisten = await this.database.listen(eventChannel, (notification) => {
@@ -88,25 +92,41 @@ export class OutboxRelay {
   async stop(): Promise<void> {
     clearInterval(this.timer);
     await this.unlisten?.();
-    while (this.running) await new Promise((resolve) => setTimeout(resolve, 20));
+    await this.running;
   }
 
-  /** Relays everything pending; a call during a run makes the run go round once more. */
-  async relayNow(): Promise<void> {
+  /**
+   * Relays everything pending; a call during a run makes the run go round once more, and
+   * resolves when it has. A run
+   * ends at its first batch that is not full: what commits meanwhile waits for its own
+   * notification or the next sweep. Going round until a claim found nothing turned the relay
+   * into a loop under steady load, claiming the few events each of its own round trips let
+   * in (about a hundred claims a second, each with its jobs, at 300 messages a second; the
+   * twenty-fourth stop), where batching frequent topics means one claim every sweep. The
+   * sweep comes every 250 ms (`OUTBOX_RELAY_INTERVAL_MS`): every 2 s, its bursts (a claim and
+   * a job of a hundred events, six times over) put the webhook's acknowledgement at p99
+   * 25.9–26.7 ms at 300 messages a second, where the loop had 16.4–22.6 ms and a sweep every
+   * 250 ms 12.2–21.1 ms.
+   */
+  relayNow(): Promise<void> {
     if (this.running) {
       this.again = true;
-      return;
+      return this.running;
     }
-    this.running = true;
+    this.running = this.run().finally(() => {
+      this.running = undefined;
+    });
+    return this.running;
+  }
+
+  private async run(): Promise<void> {
     try {
       do {
         this.again = false;
-        while ((await this.relayBatch()) > 0) {}
+        while ((await this.relayBatch()) === relayBatchSize) {}
       } while (this.again);
     } catch (error) {
       this.logger.error({ err: error }, 'outbox relay failed; it will try again');
-    } finally {
-      this.running = false;
     }
   }
 
@@ -131,7 +151,7 @@ export class OutboxRelay {
         where id in (
           select id from outbox_events
           where relayed_at is null and (relay_claimed_until is null or relay_claimed_until < now())
-          order by id limit 100
+          order by id limit ${relayBatchSize}
           for update skip locked)
         returning id::text as id, client_id, topic,
           case when topic = any(${sql.param(topics)}::text[]) then payload end as payload`)) as unknown as {

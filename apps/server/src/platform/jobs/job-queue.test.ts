@@ -4,7 +4,7 @@ import { users } from '../../db/schema';
 import { withTenant } from '../../db/tenant';
 import { startTestServer, type TestServer } from '../../test/test-server';
 import type { DeliveredEvent } from '../events/event-bus';
-import { appendEvent, eventChannel } from '../events/outbox';
+import { appendEvent, appendEvents, eventChannel } from '../events/outbox';
 import { topicOfNotification } from '../events/outbox-relay';
 import { JobQueue, nextJobId, runInLanes } from './job-queue';
 
@@ -222,6 +222,34 @@ describe('outbox', () => {
     } finally {
       await unlisten();
     }
+  });
+
+  it('relays a backlog in full batches, then ends its run at the first batch that is not full', async () => {
+    const clientId = server.demoClientId!;
+    const sizes: number[] = [];
+    await server.queue.register({
+      name: 'test.relay-batches',
+      handler: async (data) => {
+        sizes.push((data as { events: unknown[] }).events.length);
+      },
+    });
+    server.relay.subscribe('test.outbox.batched', 'test.relay-batches', { immediate: false, batch: true });
+    const events = Array.from({ length: 250 }, (_, n) => ({
+      clientId,
+      topic: 'test.outbox.batched',
+      rooms: [],
+      payload: { n },
+    }));
+    const ids = await withTenant(server.database.db, clientId, (tx) => appendEvents(tx, events));
+    // One call drains the backlog: a batch of 100 claims the next, the last (not full) ends it.
+    await server.relay.relayNow();
+    const [row] = await server.database.query<{ waiting: number }>(
+      'select count(*)::int as waiting from outbox_events where id = any($1::bigint[]) and relayed_at is null',
+      [ids.map(String)],
+    );
+    expect(row.waiting).toBe(0);
+    await eventually(async () => sizes.reduce((sum, size) => sum + size, 0) === 250);
+    expect(Math.max(...sizes)).toBe(100);
   });
 
   it('delivers an event too large for a notification by reading it back', async () => {
