@@ -97,9 +97,8 @@ export class OutboxRelay {
 
   /**
    * Relays everything pending; a call during a run makes the run go round once more, and
-   * resolves when it has. A run
-   * ends at its first batch that is not full: what commits meanwhile waits for its own
-   * notification or the next sweep. Going round until a claim found nothing turned the relay
+   * resolves when it has. A run ends at its first batch that is not full: what commits
+   * meanwhile waits for its own notification or the next sweep. Going round until a claim found nothing turned the relay
    * into a loop under steady load, claiming the few events each of its own round trips let
    * in (about a hundred claims a second, each with its jobs, at 300 messages a second; the
    * twenty-fourth stop), where batching frequent topics means one claim every sweep. The
