@@ -48,6 +48,8 @@ const durationSeconds = Number(flags.duration ?? 10);
 const connections = Number(flags.connections ?? 16);
 const processCount = Number(flags.processes ?? 1);
 const probeRequests = Number(flags['probe-requests'] ?? 20);
+/** Seconds of each read's own load before its figure is taken (inbox-load.ts); none unless asked for. */
+const warmupSeconds = Number(flags.warmup ?? 0);
 const statementTimeoutSeconds = Number(flags['statement-timeout'] ?? 30);
 /**
  * Each read again in an open loop, beside the bare SELECT in the same: `--rate 400` at 400
@@ -94,6 +96,7 @@ const header: RunHeader = {
   processes: processCount,
   connections,
   durationSeconds,
+  warmupSeconds,
   statementTimeoutSeconds,
 };
 const out = path.resolve(
@@ -164,6 +167,7 @@ try {
     connections,
     durationSeconds,
     probeRequests,
+    warmupSeconds,
   });
   const figures: Figure[] = [];
 
@@ -260,7 +264,7 @@ try {
   await read('usersMe', 'GET users/me', [as(owner, { path: '/api/identity/users/me' })]);
 
   const sendStartedAt = new Date();
-  const sent = only && !only.has('sendMessage') ? null : await measure(sendTargets);
+  const sent = only && !only.has('sendMessage') ? null : await measure(sendTargets, undefined, false);
   if (sent) {
     const sendFigure = writeFigure(
       'sendMessage',

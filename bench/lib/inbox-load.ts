@@ -15,6 +15,12 @@ export interface InboxLoadOptions {
   durationSeconds: number;
   /** Requests of each probe. */
   probeRequests: number;
+  /**
+   * Seconds of the same load, thrown away, before a figure's clock and CPU count start: a
+   * server that has not yet compiled a line's code and prepared its statements on every pooled
+   * connection is not the server that serves all day (0 for none).
+   */
+  warmupSeconds: number;
 }
 
 /** Prints how many requests of a line failed, by status, when any did. */
@@ -28,7 +34,14 @@ export const pathOf = (target: LoadTarget) =>
   target.path.replace(/&pageSize=50/, '').replace(/cursor=([^&]{8})[^&]*/, 'cursor=$1…');
 
 /** The inbox bench's ways of loading targets, on the product's servers unless told other base URLs. */
-export function inboxLoad({ servers, bare, connections, durationSeconds, probeRequests }: InboxLoadOptions) {
+export function inboxLoad({
+  servers,
+  bare,
+  connections,
+  durationSeconds,
+  probeRequests,
+  warmupSeconds,
+}: InboxLoadOptions) {
   /** The load spec for some targets; a token every target shares goes in the spec's headers. */
   const specOf = (baseUrls: string[], targets: LoadTarget[], extra: Partial<LoadSpec> = {}): LoadSpec => {
     const tokens = new Set(targets.map((target) => target.headers?.authorization));
@@ -46,9 +59,16 @@ export function inboxLoad({ servers, bare, connections, durationSeconds, probeRe
     return spec;
   };
   const apiUrls = servers.map((server) => server.url);
-  /** A figure at `connections`, with the CPU each request cost the servers, PostgreSQL and the load. */
-  const measure = async (targets: LoadTarget[], baseUrls = apiUrls) => {
+  /**
+   * A figure at `connections`, with the CPU each request cost the servers, PostgreSQL and the
+   * load; after `warmupSeconds` of the same load unless `warm` is false (writes whose side
+   * effects, such as delivery jobs, would fall into the figure).
+   */
+  const measure = async (targets: LoadTarget[], baseUrls = apiUrls, warm = true) => {
     const spec = specOf(baseUrls, targets);
+    if (warm && warmupSeconds > 0) {
+      await runLoad({ ...spec, durationSeconds: warmupSeconds, warmupRequests: 0 });
+    }
     const pids = baseUrls === apiUrls ? servers.map((server) => server.pid) : [bare.pid];
     const counting = startCpuCount(pids);
     const result = await runLoad(spec);

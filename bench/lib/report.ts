@@ -39,6 +39,8 @@ export interface RunHeader {
   processes: number;
   connections: number;
   durationSeconds: number;
+  /** Seconds of each read's own load before its figure (absent in runs before the twenty-fifth stop: 2 requests a connection). */
+  warmupSeconds?: number;
   /** The servers' statement_timeout: a longer query fails instead of running on. */
   statementTimeoutSeconds: number;
 }
@@ -64,7 +66,8 @@ export function printHeader(header: RunHeader): void {
       `  node ${header.node}, ${header.cores} cores (${header.cpu}), ${header.postgres}`,
       `  ${header.database}: ${header.databaseSize}, bench-big ${header.tickets.toLocaleString('en')} tickets, ` +
         `${header.messages.toLocaleString('en')} messages`,
-      `  server processes ${header.processes}, ${header.connections} connections, ${header.durationSeconds} s per figure, ` +
+      `  server processes ${header.processes}, ${header.connections} connections, ${header.durationSeconds} s per figure` +
+        `${header.warmupSeconds ? ` after ${header.warmupSeconds} s of warm-up (reads)` : ''}, ` +
         `statement_timeout ${header.statementTimeoutSeconds} s`,
       '',
     ].join('\n'),

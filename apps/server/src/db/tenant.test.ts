@@ -5,7 +5,7 @@ import { openTestDatabase } from '../test/test-server';
 import type { DatabaseHandle, Transaction } from './client';
 import { users } from './schema';
 import { readInTenant, withTenant } from './tenant';
-import { readTogether, runAtCommit, withGenericPlan } from './tenant-connections';
+import { readTogether, runAtCommit, runBatchAtCommit, withGenericPlan } from './tenant-connections';
 
 let database: DatabaseHandle;
 let close: (() => Promise<void>) | undefined;
@@ -170,6 +170,48 @@ describe('runAtCommit', () => {
       tx.select({ name: users.name }).from(users).where(eq(users.id, mine.userId)),
     );
     expect(row.name).toBe(await nameNow());
+  });
+});
+
+describe('runBatchAtCommit', () => {
+  const names = {};
+  /** Renames the user to the items joined, and says which items each statement was made of. */
+  const made: string[][] = [];
+  const renameAll = (items: ReadonlyArray<string>) => {
+    made.push([...items]);
+    return sql`update users set name = ${items.join('+')} where id = ${mine.userId}`;
+  };
+  const nameNow = async () =>
+    (await database.query<{ name: string }>('select name from users where id = $1', [mine.userId]))[0].name;
+
+  it("makes one statement of a transaction's calls on PostgreSQL, run with the commit", async () => {
+    made.length = 0;
+    await withTenant(database.db, mine.clientId, async (tx) => {
+      await runBatchAtCommit(tx, names, ['a'], renameAll);
+      await runBatchAtCommit(tx, names, ['b', 'c'], renameAll);
+      await tx.update(users).set({ name: 'Direct' }).where(eq(users.id, mine.userId));
+      await runBatchAtCommit(tx, names, ['d'], renameAll);
+    });
+    if (database.driver === 'postgres') {
+      expect(made).toEqual([['a', 'b', 'c', 'd']]);
+      expect(await nameNow()).toBe('a+b+c+d');
+    } else {
+      // Nothing to defer to: each call's statement at once.
+      expect(made).toEqual([['a'], ['b', 'c'], ['d']]);
+      expect(await nameNow()).toBe('d');
+    }
+  });
+
+  it('leaves nothing of a rolled-back transaction to the next one on the connection', async () => {
+    made.length = 0;
+    const failure = await withTenant(database.db, mine.clientId, async (tx) => {
+      await runBatchAtCommit(tx, names, ['lost'], renameAll);
+      throw new Error('given up');
+    }).catch((error: Error) => error);
+    expect(failure?.message).toBe('given up');
+    await withTenant(database.db, mine.clientId, (tx) => runBatchAtCommit(tx, names, ['next'], renameAll));
+    expect(await nameNow()).toBe('next');
+    expect(made.at(-1)).toEqual(['next']);
   });
 });
 

@@ -2,9 +2,10 @@ import { and, desc, eq, isNull, type SQL, sql } from 'drizzle-orm';
 import { builtOnce, queryBuilder } from '../../db/built-once';
 import type { Executor } from '../../db/client';
 import { rowMapperOf } from '../../db/json-row';
-import { channelAccounts, chatRooms, contactIdentities, contacts, tickets } from '../../db/schema';
+import { channelAccounts, chatRooms, contactIdentities, contacts, messages, tickets } from '../../db/schema';
 import { runAtCommit } from '../../db/tenant-connections';
 import { ticketSummaryJson } from './json-views';
+import { messageColumnById } from './message.repository';
 import { ticketAccessColumns, ticketQuery } from './ticket.repository';
 
 export type ChatRoomRow = typeof chatRooms.$inferSelect;
@@ -50,6 +51,52 @@ export function roomOfTicketQuery(clientId: string, ticketId: number): SQL {
 
 /** A room row as `rawRowsOf` or `readTogether` gives it, typed. */
 export const roomOfRow = rowMapperOf(chatRooms);
+
+/** The room a message was written in, by the message's id. */
+const roomIdOfMessage = () => messageColumnById(messages.roomId);
+
+const roomOfMessage = builtOnce<{ clientId: string; messageId: number }>(() =>
+  queryBuilder
+    .select()
+    .from(chatRooms)
+    .where(and(eq(chatRooms.clientId, sql.placeholder('clientId')), eq(chatRooms.id, roomIdOfMessage()))),
+);
+
+/** The room of a message, read by the message's id beside other reads (`readTogether`); rows by `roomOfRow`. */
+export function roomOfMessageQuery(clientId: string, messageId: number): SQL {
+  return roomOfMessage({ clientId, messageId });
+}
+
+const customerOfMessage = builtOnce<{ clientId: string; messageId: number }>(() =>
+  queryBuilder
+    .select()
+    .from(contactIdentities)
+    .where(
+      and(
+        eq(contactIdentities.clientId, sql.placeholder('clientId')),
+        eq(
+          contactIdentities.id,
+          queryBuilder
+            .select({ identityId: chatRooms.contactIdentityId })
+            .from(chatRooms)
+            .where(
+              and(eq(chatRooms.clientId, sql.placeholder('clientId')), eq(chatRooms.id, roomIdOfMessage())),
+            ),
+        ),
+      ),
+    ),
+);
+
+/**
+ * The customer's identity (`contact_identities`) of the room a message was written in, by the
+ * message's id, beside other reads (`readTogether`); rows by `identityOfRow`.
+ */
+export function customerOfMessageQuery(clientId: string, messageId: number): SQL {
+  return customerOfMessage({ clientId, messageId });
+}
+
+/** A contact identity row as `rawRowsOf` or `readTogether` gives it, typed. */
+export const identityOfRow = rowMapperOf(contactIdentities);
 
 export async function findRoom(db: Executor, clientId: string, roomId: string) {
   const [row] = await db

@@ -1,13 +1,12 @@
 import { inboxErrors } from '@app/contracts';
 import type { Database } from '../../db/client';
-import { withTenant } from '../../db/tenant';
+import { readInTenant, withTenant } from '../../db/tenant';
+import { readTogether } from '../../db/tenant-connections';
 import { type ChannelRegistry, DeliveryError, type OutboundDelivery } from '../channels/channel-adapter';
-import { findIdentityById } from '../contacts/contact.repository';
-import { findRoom } from './chat-room.repository';
+import { customerOfMessageQuery, identityOfRow, roomOfMessageQuery, roomOfRow } from './chat-room.repository';
 import { emitMessageUpdated } from './inbox.realtime';
-import { findMessage, updateMessage } from './message.repository';
-import type { MessageRow } from './ticket.presenter';
-import { findTicket } from './ticket.repository';
+import { type DeliveryRecord, messageOfRow, messageQuery, recordDeliveryQuery } from './message.repository';
+import { ticketOfMessageQuery, ticketOfRow } from './ticket.repository';
 
 /** How many times a retryable refusal is tried before the message is marked FAILED. */
 export const maxDeliveryAttempts = 5;
@@ -31,13 +30,20 @@ export class MessageDeliveryService {
   ) {}
 
   async deliver(clientId: string, messageId: number, attempt: number): Promise<DeliveryOutcome> {
-    const work = await withTenant(this.db, clientId, async (tx) => {
-      const message = await findMessage(tx, clientId, messageId);
+    // One round trip: the message, its ticket, its room and the customer, each by the message's id.
+    const work = await readInTenant(this.db, clientId, async (tx) => {
+      const [messageRows, ticketRows, roomRows, identityRows] = await readTogether(tx, [
+        messageQuery(clientId, messageId),
+        ticketOfMessageQuery(clientId, messageId),
+        roomOfMessageQuery(clientId, messageId),
+        customerOfMessageQuery(clientId, messageId),
+      ]);
+      const message = messageRows[0] ? messageOfRow(messageRows[0]) : undefined;
       if (!message || message.status !== 'PENDING') return null;
       if (message.direction !== 'OUTBOUND' || message.kind !== 'PublicMessage') return null;
-      const ticket = await findTicket(tx, clientId, message.ticketId);
-      const room = await findRoom(tx, clientId, message.roomId);
-      const identity = room ? await findIdentityById(tx, clientId, room.contactIdentityId) : undefined;
+      const ticket = ticketRows[0] ? ticketOfRow(ticketRows[0]) : undefined;
+      const room = roomRows[0] ? roomOfRow(roomRows[0]) : undefined;
+      const identity = identityRows[0] ? identityOfRow(identityRows[0]) : undefined;
       if (!ticket || !room || !identity) return null;
       const delivery: OutboundDelivery = {
         clientId,
@@ -58,6 +64,7 @@ export class MessageDeliveryService {
     if (!adapter) {
       await this.record(clientId, messageId, {
         status: 'FAILED',
+        providerMessageId: null,
         failureReason: inboxErrors.channelNotConnected,
       });
       return 'done';
@@ -66,7 +73,7 @@ export class MessageDeliveryService {
       const receipt = await adapter.deliver(work.delivery);
       await this.record(clientId, messageId, {
         status: receipt.status,
-        providerMessageId: receipt.providerMessageId,
+        providerMessageId: receipt.providerMessageId ?? null,
         failureReason: null,
       });
       return 'done';
@@ -78,23 +85,34 @@ export class MessageDeliveryService {
           : new DeliveryError(error instanceof Error ? error.message : 'Delivery failed', true);
       if (failure.retryable && attempt < maxDeliveryAttempts)
         return { retry: true, notBeforeSeconds: failure.retryAfterSeconds };
-      await this.record(clientId, messageId, { status: 'FAILED', failureReason: failure.reason });
+      await this.record(clientId, messageId, {
+        status: 'FAILED',
+        providerMessageId: null,
+        failureReason: failure.reason,
+      });
       return 'done';
     }
   }
 
-  /** Moves a still-PENDING message on and tells the chat and the customer's widget. */
-  private async record(
-    clientId: string,
-    messageId: number,
-    changes: Partial<Pick<MessageRow, 'status' | 'failureReason' | 'providerMessageId'>>,
-  ): Promise<void> {
+  /**
+   * Moves a still-PENDING message on and tells the chat and the customer's widget: the update
+   * and the reads of its ticket and room in one round trip, the event with the commit.
+   */
+  private async record(clientId: string, messageId: number, record: DeliveryRecord): Promise<void> {
     await withTenant(this.db, clientId, async (tx) => {
-      const updated = await updateMessage(tx, clientId, messageId, changes, { onlyFrom: ['PENDING'] });
-      if (!updated) return;
-      const ticket = await findTicket(tx, clientId, updated.ticketId);
-      const room = await findRoom(tx, clientId, updated.roomId);
-      if (ticket && room) await emitMessageUpdated(tx, updated, ticket, room.contactIdentityId);
+      const [updatedRows, ticketRows, roomRows] = await readTogether(tx, [
+        recordDeliveryQuery(clientId, messageId, record),
+        ticketOfMessageQuery(clientId, messageId),
+        roomOfMessageQuery(clientId, messageId),
+      ]);
+      if (!updatedRows[0] || !ticketRows[0] || !roomRows[0]) return;
+      const room = roomOfRow(roomRows[0]);
+      await emitMessageUpdated(
+        tx,
+        messageOfRow(updatedRows[0]),
+        ticketOfRow(ticketRows[0]),
+        room.contactIdentityId,
+      );
     });
   }
 }

@@ -1,5 +1,6 @@
 import type { MessageStatus } from '@app/contracts';
 import { and, asc, desc, eq, gt, inArray, lt, lte, type SQL, sql } from 'drizzle-orm';
+import type { AnyPgColumn } from 'drizzle-orm/pg-core';
 import { builtOnce, queryBuilder } from '../../db/built-once';
 import type { Executor } from '../../db/client';
 import { rawRowsOf, rowMapperOf } from '../../db/json-row';
@@ -62,6 +63,59 @@ export function clientMessageQuery(clientId: string, senderRef: string, clientMe
 
 /** A message row as `rawRowsOf` or `readTogether` gives it, typed. */
 export const messageOfRow = rowMapperOf(messages);
+
+const messageById = builtOnce<{ clientId: string; messageId: number }>(() =>
+  queryBuilder
+    .select()
+    .from(messages)
+    .where(
+      and(eq(messages.clientId, sql.placeholder('clientId')), eq(messages.id, sql.placeholder('messageId'))),
+    ),
+);
+
+/**
+ * A column of one message by id (its room, its ticket), as a subquery for statements that read
+ * what belongs to the message beside the message itself (`readTogether`).
+ */
+export const messageColumnById = (column: AnyPgColumn) =>
+  queryBuilder
+    .select({ value: column })
+    .from(messages)
+    .where(
+      and(eq(messages.clientId, sql.placeholder('clientId')), eq(messages.id, sql.placeholder('messageId'))),
+    );
+
+/** The statement behind findMessage, to read beside others (`readTogether`); rows by `messageOfRow`. */
+export function messageQuery(clientId: string, messageId: number): SQL {
+  return messageById({ clientId, messageId });
+}
+
+/** What a delivery's outcome writes on its message. */
+export type DeliveryRecord = {
+  status: MessageStatus;
+  /** The provider's id for the message; null keeps the one it has. */
+  providerMessageId: string | null;
+  failureReason: string | null;
+};
+
+const deliveryRecorded = builtOnce<{ clientId: string; messageId: number } & DeliveryRecord>(
+  () => sql`update ${messages}
+     set status = ${sql.placeholder('status')},
+         failure_reason = ${sql.placeholder('failureReason')},
+         provider_message_id = coalesce(${sql.placeholder('providerMessageId')}, ${messages.providerMessageId}),
+         updated_at = now()
+   where ${messages.clientId} = ${sql.placeholder('clientId')} and ${messages.id} = ${sql.placeholder('messageId')}
+     and ${messages.status} = 'PENDING'
+   returning *`,
+);
+
+/**
+ * Moves a PENDING message to its delivery's outcome, as a statement to run beside others
+ * (`readTogether`); no row when it was no longer pending. Rows by `messageOfRow`.
+ */
+export function recordDeliveryQuery(clientId: string, messageId: number, record: DeliveryRecord): SQL {
+  return deliveryRecorded({ clientId, messageId, ...record });
+}
 
 /**
  * The room's page statements, rendered once (`builtOnce`): newest, older than an id, newer

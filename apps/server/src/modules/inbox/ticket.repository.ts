@@ -2,7 +2,8 @@ import { and, desc, eq, gt, inArray, ne, type SQL, sql } from 'drizzle-orm';
 import { builtOnce, queryBuilder } from '../../db/built-once';
 import type { Executor } from '../../db/client';
 import { rawRowsOf, rowMapperOf } from '../../db/json-row';
-import { ticketActivity, ticketCounters, tickets } from '../../db/schema';
+import { messages, ticketActivity, ticketCounters, tickets } from '../../db/schema';
+import { messageColumnById } from './message.repository';
 import type { TicketRow } from './ticket.presenter';
 
 type NewTicket = typeof tickets.$inferInsert;
@@ -88,6 +89,23 @@ export function ticketQuery(clientId: string, ticketId: number, options: { forUp
 
 /** A ticket row as `rawRowsOf` or `readTogether` gives it, typed. */
 export const ticketOfRow = rowMapperOf(tickets);
+
+const ticketOfMessage = builtOnce<{ clientId: string; messageId: number }>(() =>
+  queryBuilder
+    .select()
+    .from(tickets)
+    .where(
+      and(
+        eq(tickets.clientId, sql.placeholder('clientId')),
+        eq(tickets.id, messageColumnById(messages.ticketId)),
+      ),
+    ),
+);
+
+/** The ticket of a message, read by the message's id beside other reads (`readTogether`); rows by `ticketOfRow`. */
+export function ticketOfMessageQuery(clientId: string, messageId: number): SQL {
+  return ticketOfMessage({ clientId, messageId });
+}
 
 /**
  * What a page's access check reads of a ticket by id (room, status, assignee), to read beside

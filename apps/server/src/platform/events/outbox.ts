@@ -1,7 +1,7 @@
 import { type SQL, sql } from 'drizzle-orm';
 import type { Executor } from '../../db/client';
 import { outboxEvents } from '../../db/schema';
-import { runAtCommit } from '../../db/tenant-connections';
+import { runBatchAtCommit } from '../../db/tenant-connections';
 
 /** The NOTIFY channel that tells every process a new event has committed. */
 export const eventChannel = 'app_events';
@@ -42,12 +42,17 @@ export async function appendEvents(tx: Executor, events: ReadonlyArray<NewEvent>
 
 /**
  * The events of a change, written and announced with its commit (in the same message on
- * PostgreSQL, see `runAtCommit`): for a hot path that needs no event id back. Should the
+ * PostgreSQL, see `runBatchAtCommit`): for a hot path that needs no event id back. Should the
  * write fail, the change is rolled back with it.
  */
 export async function appendEventsAtCommit(tx: Executor, events: ReadonlyArray<NewEvent>): Promise<void> {
-  if (events.length > 0) await runAtCommit(tx, eventsStatement(events));
+  // Every call of one transaction adds to one statement (`runBatchAtCommit`): an agent's
+  // send emits three events, and three statements cost PostgreSQL 0.5 ms of its 3.5 a send.
+  await runBatchAtCommit(tx, eventsAtCommit, events, eventsStatement);
 }
+
+/** The kind of the outbox's batch at commit. */
+const eventsAtCommit = {};
 
 /** One event written and announced with its commit: see `appendEventsAtCommit`. */
 export async function appendEventAtCommit(tx: Executor, event: NewEvent): Promise<void> {
