@@ -24,20 +24,15 @@ afterAll(async () => {
   await kit?.close();
 });
 
-const signedIn = (role?: 'OWN' | 'USC') => kit.signedIn(role);
-const connect = (token: string, botToken: string) => kit.connect(token, botToken);
-const messagesOf = (clientId: string) => kit.messagesOf(clientId);
-const journalOf = (clientId: string) => kit.journalOf(clientId);
-
 describe('the inbound journal', () => {
   let bot: { token: string };
   let client: { clientId: string; token: string };
   let accountId: string;
 
   beforeAll(async () => {
-    client = await signedIn();
+    client = await kit.signedIn();
     bot = telegram.addBot({ username: 'toko_jurnal_bot' });
-    accountId = (await connect(client.token, bot.token)).body.id;
+    accountId = (await kit.connect(client.token, bot.token)).body.id;
   });
 
   /** Makes the client's waiting entries due now, as if their backoff or lease had passed. */
@@ -58,11 +53,11 @@ describe('the inbound journal', () => {
     // Answered at once: the update is kept, and Telegram does not send it again.
     expect(delivered.status).toBe(200);
     await server.inboundJournal.settled();
-    const [waiting, ...more] = await journalOf(client.clientId);
+    const [waiting, ...more] = await kit.journalOf(client.clientId);
     expect(more).toEqual([]);
     expect(waiting).toMatchObject({ attempts: 1 });
     expect(waiting.last_error).toContain('File not fetched yet');
-    expect(await messagesOf(client.clientId)).toEqual([]);
+    expect(await kit.messagesOf(client.clientId)).toEqual([]);
 
     // Another client sees none of it.
     const seen = await withTenant(server.database.db, other.clientId, (tx) =>
@@ -72,14 +67,14 @@ describe('the inbound journal', () => {
 
     // Not due yet, a sweep passes it over; due, it is stored with its photo and forgotten.
     await server.inboundJournal.sweepNow();
-    expect(await journalOf(client.clientId)).toHaveLength(1);
+    expect(await kit.journalOf(client.clientId)).toHaveLength(1);
     await dueNow();
     await server.inboundJournal.sweepNow();
     await server.inboundJournal.settled();
-    const [row] = await messagesOf(client.clientId);
+    const [row] = await kit.messagesOf(client.clientId);
     expect(row).toMatchObject({ customer: 'Sari', text: 'Foto resinya kak' });
     expect(row.message.attachments[0]).toMatchObject({ mime: 'image/jpeg', size: bytes.length });
-    expect(await journalOf(client.clientId)).toEqual([]);
+    expect(await kit.journalOf(client.clientId)).toEqual([]);
   });
 
   it('stores what a stopped process kept, in order, once its lease has passed', async () => {
@@ -102,13 +97,13 @@ describe('the inbound journal', () => {
     );
     // Still within the lease of the process that kept them: left alone.
     await server.inboundJournal.sweepNow();
-    expect(await messagesOf(client.clientId)).toHaveLength(1);
+    expect(await kit.messagesOf(client.clientId)).toHaveLength(1);
     await dueNow();
     await server.inboundJournal.sweepNow();
     await server.inboundJournal.settled();
-    const budi = (await messagesOf(client.clientId)).filter((row) => row.customer === 'Budi');
+    const budi = (await kit.messagesOf(client.clientId)).filter((row) => row.customer === 'Budi');
     expect(budi.map((row) => row.text)).toEqual(['Pesanan saya belum sampai', 'Nomor resi JNE123']);
-    expect(await journalOf(client.clientId)).toEqual([]);
+    expect(await kit.journalOf(client.clientId)).toEqual([]);
 
     // Taken again (a delete that did not happen), an entry is a repeat and kept once.
     await server.database.query(
@@ -118,8 +113,8 @@ describe('the inbound journal', () => {
     );
     await server.inboundJournal.sweepNow();
     await server.inboundJournal.settled();
-    expect((await messagesOf(client.clientId)).filter((row) => row.customer === 'Budi')).toHaveLength(2);
-    expect(await journalOf(client.clientId)).toEqual([]);
+    expect((await kit.messagesOf(client.clientId)).filter((row) => row.customer === 'Budi')).toHaveLength(2);
+    expect(await kit.journalOf(client.clientId)).toEqual([]);
   });
 
   it('stores the message with a note in place of a file Telegram kept not giving', async () => {
@@ -143,12 +138,12 @@ describe('the inbound journal', () => {
     );
     await server.inboundJournal.sweepNow();
     await server.inboundJournal.settled();
-    const [tono] = (await messagesOf(client.clientId)).filter((row) => row.customer === 'Tono');
+    const [tono] = (await kit.messagesOf(client.clientId)).filter((row) => row.customer === 'Tono');
     expect(tono.text).toMatch(
       /^Ini fotonya\n\[.+: file not fetched from Telegram \(Telegram 502: Bad Gateway\)\]$/,
     );
     expect(tono.message.attachments).toEqual([]);
-    expect(await journalOf(client.clientId)).toEqual([]);
+    expect(await kit.journalOf(client.clientId)).toEqual([]);
   });
 
   it('lets go of an entry whose bot is gone', async () => {
@@ -165,8 +160,8 @@ describe('the inbound journal', () => {
     await server.inboundJournal.sweepNow();
     await server.inboundJournal.settled();
     expect(server.inboundJournal.stats.letGo).toBe(before + 1);
-    expect(await journalOf(client.clientId)).toEqual([]);
-    expect((await messagesOf(client.clientId)).map((row) => row.text)).not.toContain('z');
+    expect(await kit.journalOf(client.clientId)).toEqual([]);
+    expect((await kit.messagesOf(client.clientId)).map((row) => row.text)).not.toContain('z');
   });
 });
 
@@ -181,7 +176,7 @@ describe.skipIf(!process.env.DATABASE_URL)('a web process and a worker (PostgreS
       databaseUrl: server.config.DATABASE_URL,
       env: { TELEGRAM_API_BASE: telegram.url, SEED_DEMO: 'false', JWT_SECRET: server.config.jwtSecret },
     });
-    client = await signedIn();
+    client = await kit.signedIn();
   });
   afterAll(async () => {
     await web?.close();
@@ -189,7 +184,7 @@ describe.skipIf(!process.env.DATABASE_URL)('a web process and a worker (PostgreS
 
   it('the web process keeps a photo and answers, and a worker woken by its notice fetches and stores it', async () => {
     const bot = telegram.addBot({ username: 'toko_web_bot' });
-    const connected = await connect(client.token, bot.token);
+    const connected = await kit.connect(client.token, bot.token);
     expect(connected.status, JSON.stringify(connected.body)).toBe(201);
     const accountId = connected.body.id;
     const webhook = telegram.webhookOf(bot.token);
@@ -212,13 +207,13 @@ describe.skipIf(!process.env.DATABASE_URL)('a web process and a worker (PostgreS
     // The web process stored nothing itself; the worker (no sweep timer in tests) was woken.
     expect(web.inboundJournal.stats).toMatchObject({ kept: 1, stored: 0 });
     const stored = await eventually(async () => {
-      const rows = await messagesOf(client.clientId);
+      const rows = await kit.messagesOf(client.clientId);
       return rows.length > 0 ? rows : undefined;
     });
     expect(stored.map((row) => row.text)).toEqual(['Kak, bisa kirim hari ini?']);
     expect(stored[0].message.attachments).toHaveLength(1);
     await server.inboundJournal.settled();
     expect(server.inboundJournal.stats.stored).toBeGreaterThan(0);
-    expect(await journalOf(client.clientId)).toEqual([]);
+    expect(await kit.journalOf(client.clientId)).toEqual([]);
   });
 });

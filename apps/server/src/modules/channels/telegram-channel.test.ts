@@ -24,15 +24,10 @@ afterAll(async () => {
   await kit?.close();
 });
 
-const signedIn = (role?: 'OWN' | 'USC') => kit.signedIn(role);
-const connect = (token: string, botToken: string) => kit.connect(token, botToken);
-const messagesOf = (clientId: string) => kit.messagesOf(clientId);
-const journalOf = (clientId: string) => kit.journalOf(clientId);
-
 describe('connecting a Telegram bot', () => {
   it('checks the token with Telegram, then sets the webhook with a secret', async () => {
     const bot = telegram.addBot({ username: 'toko_satu_bot', firstName: 'Toko Satu' });
-    const response = await connect(owner.token, bot.token);
+    const response = await kit.connect(owner.token, bot.token);
     expect(response.status).toBe(201);
     expect(response.body).toMatchObject({
       channel: 'TLG',
@@ -57,10 +52,10 @@ describe('connecting a Telegram bot', () => {
   });
 
   it('refuses a token Telegram does not know, one in use, and a second bot of a client', async () => {
-    const malformed = await connect(owner.token, 'not-a-token');
+    const malformed = await kit.connect(owner.token, 'not-a-token');
     expect(malformed.status).toBe(400);
     expect(malformed.body.message).toContain('Invalid token');
-    const unknown = await connect(owner.token, '123456:AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA');
+    const unknown = await kit.connect(owner.token, '123456:AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA');
     expect(unknown.status).toBe(400);
     expect(unknown.body.message).toBe('Invalid token');
 
@@ -69,30 +64,30 @@ describe('connecting a Telegram bot', () => {
     ).body.accounts;
     expect(mine).toBeDefined();
     const bot = telegram.addBot({ username: 'toko_dua_bot' });
-    expect((await connect(owner.token, bot.token)).body.message).toBe('Duplicate channel');
-    expect((await connect(other.token, bot.token)).status).toBe(201);
-    const again = await connect(other.token, bot.token);
+    expect((await kit.connect(owner.token, bot.token)).body.message).toBe('Duplicate channel');
+    expect((await kit.connect(other.token, bot.token)).status).toBe(201);
+    const again = await kit.connect(other.token, bot.token);
     expect(again.status).toBe(409);
     expect(again.body.message).toBe('Account already exists');
-    const third = await signedIn();
-    const taken = await connect(third.token, bot.token);
+    const third = await kit.signedIn();
+    const taken = await kit.connect(third.token, bot.token);
     expect(taken.status).toBe(409);
     expect(taken.body.message).toBe('Token already used by another client');
-    expect((await connect(agentToken, telegram.addBot().token)).status).toBe(403);
+    expect((await kit.connect(agentToken, telegram.addBot().token)).status).toBe(403);
   });
 
   it('answers 502 and keeps nothing when Telegram refuses the webhook', async () => {
-    const fresh = await signedIn();
+    const fresh = await kit.signedIn();
     const bot = telegram.addBot();
     telegram.failNext(bot.token, 'setWebhook', { code: 500, description: 'Internal Server Error' });
-    const response = await connect(fresh.token, bot.token);
+    const response = await kit.connect(fresh.token, bot.token);
     expect(response.status).toBe(502);
     expect(response.body.message).toBe('Connection failed');
     const list = await server.request<ChannelAccountList>('GET', '/api/channels/accounts', {
       token: fresh.token,
     });
     expect(list.body.accounts).toEqual([]);
-    expect((await connect(fresh.token, bot.token)).status).toBe(201);
+    expect((await kit.connect(fresh.token, bot.token)).status).toBe(201);
   });
 });
 
@@ -102,9 +97,9 @@ describe('a connected bot', () => {
   let accountId: string;
 
   beforeAll(async () => {
-    client = await signedIn();
+    client = await kit.signedIn();
     bot = telegram.addBot({ username: 'toko_tiga_bot' });
-    accountId = (await connect(client.token, bot.token)).body.id;
+    accountId = (await kit.connect(client.token, bot.token)).body.id;
   });
 
   it("stores a customer's message before answering Telegram, once however often it comes", async () => {
@@ -116,7 +111,7 @@ describe('a connected bot', () => {
       text: 'Halo, kak. Stok kopi gayo masih ada?',
     });
     expect(delivered.status).toBe(200);
-    const stored = await messagesOf(client.clientId);
+    const stored = await kit.messagesOf(client.clientId);
     expect(stored).toHaveLength(1);
     expect(stored[0]).toMatchObject({ customer: 'Rina Wati', text: 'Halo, kak. Stok kopi gayo masih ada?' });
     expect(stored[0].message.providerMessageId).toBe(`5101:${delivered.update.message?.message_id}`);
@@ -125,9 +120,9 @@ describe('a connected bot', () => {
     const webhook = telegram.webhookOf(bot.token);
     const repeat = await kit.postUpdate(webhook?.url ?? '', delivered.update, webhook?.secretToken);
     expect(repeat.status).toBe(200);
-    expect(await messagesOf(client.clientId)).toHaveLength(1);
+    expect(await kit.messagesOf(client.clientId)).toHaveLength(1);
     // A text never goes through the journal.
-    expect(await journalOf(client.clientId)).toEqual([]);
+    expect(await kit.journalOf(client.clientId)).toEqual([]);
   });
 
   it('refuses an update without the secret, and one for no bot', async () => {
@@ -140,7 +135,7 @@ describe('a connected bot', () => {
     expect((await post(webhook?.url ?? '')).status).toBe(401);
     expect((await post(webhook?.url ?? '', 'wrong-secret')).status).toBe(401);
     expect((await post(`${server.url}/api/webhooks/telegram/${crypto.randomUUID()}`, 'x')).status).toBe(404);
-    expect((await messagesOf(client.clientId)).map((row) => row.text)).not.toContain('x');
+    expect((await kit.messagesOf(client.clientId)).map((row) => row.text)).not.toContain('x');
   });
 
   it("keeps a customer's photo with its caption, fetched after the answer", async () => {
@@ -152,15 +147,15 @@ describe('a connected bot', () => {
     });
     expect(delivered.status).toBe(200);
     await server.inboundJournal.settled();
-    expect(await journalOf(client.clientId)).toEqual([]);
-    const row = (await messagesOf(client.clientId)).find((each) => each.customer === 'Dodi');
+    expect(await kit.journalOf(client.clientId)).toEqual([]);
+    const row = (await kit.messagesOf(client.clientId)).find((each) => each.customer === 'Dodi');
     expect(row?.text).toBe('Ini bukti transfernya');
     expect(row?.message.attachments).toHaveLength(1);
     expect(row?.message.attachments[0]).toMatchObject({ mime: 'image/jpeg', size: bytes.length });
   });
 
   it("sends an agent's reply with sendMessage, and a refusal marks it FAILED with Telegram's words", async () => {
-    const [first] = await messagesOf(client.clientId);
+    const [first] = await kit.messagesOf(client.clientId);
     const reply = (text: string) =>
       server.request<MessageView>('POST', '/api/csp/chat/secure', {
         token: client.token,

@@ -64,13 +64,12 @@ export function clientMessageQuery(clientId: string, senderRef: string, clientMe
 /** A message row as `rawRowsOf` or `readTogether` gives it, typed. */
 export const messageOfRow = rowMapperOf(messages);
 
+/** The message named by the `clientId` and `messageId` placeholders. */
+const messageIdIsGiven = () =>
+  and(eq(messages.clientId, sql.placeholder('clientId')), eq(messages.id, sql.placeholder('messageId')));
+
 const messageById = builtOnce<{ clientId: string; messageId: number }>(() =>
-  queryBuilder
-    .select()
-    .from(messages)
-    .where(
-      and(eq(messages.clientId, sql.placeholder('clientId')), eq(messages.id, sql.placeholder('messageId'))),
-    ),
+  queryBuilder.select().from(messages).where(messageIdIsGiven()),
 );
 
 /**
@@ -78,12 +77,7 @@ const messageById = builtOnce<{ clientId: string; messageId: number }>(() =>
  * what belongs to the message beside the message itself (`readTogether`).
  */
 export const messageColumnById = (column: AnyPgColumn) =>
-  queryBuilder
-    .select({ value: column })
-    .from(messages)
-    .where(
-      and(eq(messages.clientId, sql.placeholder('clientId')), eq(messages.id, sql.placeholder('messageId'))),
-    );
+  queryBuilder.select({ value: column }).from(messages).where(messageIdIsGiven());
 
 /** The statement behind findMessage, to read beside others (`readTogether`); rows by `messageOfRow`. */
 export function messageQuery(clientId: string, messageId: number): SQL {
