@@ -11,6 +11,7 @@ import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
 import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
 import pg from 'pg';
 import * as schema from './schema';
+import { pgliteSqlTransactions, postgresSqlTransactions, type SqlTransactionRunner } from './sql-transaction';
 import { registerTenantConnections } from './tenant-connections';
 
 export type Schema = typeof schema;
@@ -31,6 +32,8 @@ export interface DatabaseHandle {
   query<Row = Record<string, unknown>>(text: string, values?: unknown[]): Promise<Row[]>;
   /** Subscribes to a NOTIFY channel; resolves with the function that unsubscribes. */
   listen(channel: string, onPayload: (payload: string) => void): Promise<() => Promise<void>>;
+  /** Raw SQL in one transaction on one connection, outside any tenant (the outbox relay). */
+  sqlTransaction: SqlTransactionRunner;
   queueConnection: QueueConnection;
   migrate(): Promise<void>;
   close(): Promise<void>;
@@ -70,6 +73,7 @@ async function openPglite(options: DatabaseOptions): Promise<DatabaseHandle> {
       const unsubscribe = await client.listen(channel, onPayload);
       return async () => unsubscribe();
     },
+    sqlTransaction: pgliteSqlTransactions(client),
     queueConnection: {
       // pg-boss sends parameterised statements one at a time and plain multi-statement
       // scripts (schema, locks) without values: the first go to query, the second to exec.
@@ -133,6 +137,7 @@ async function openPostgres(url: string, poolSize: number): Promise<DatabaseHand
         handlers.delete(onPayload);
       };
     },
+    sqlTransaction: postgresSqlTransactions(pool),
     queueConnection: { connectionString: url },
     async migrate() {
       const client = await pool.connect();

@@ -5,7 +5,7 @@ import { withTenant } from '../../db/tenant';
 import { startTestServer, type TestServer } from '../../test/test-server';
 import type { DeliveredEvent } from '../events/event-bus';
 import { appendEvent, appendEvents, eventChannel } from '../events/outbox';
-import { topicOfNotification } from '../events/outbox-relay';
+import { OutboxRelay, topicOfNotification } from '../events/outbox-relay';
 import { JobQueue, nextJobId, runInLanes } from './job-queue';
 
 let server: TestServer;
@@ -250,6 +250,70 @@ describe('outbox', () => {
     expect(row.waiting).toBe(0);
     await eventually(async () => sizes.reduce((sum, size) => sum + size, 0) === 250);
     expect(Math.max(...sizes)).toBe(100);
+  });
+
+  /** Events of a new topic, written in one transaction; their ids. */
+  const appendMany = (topic: string, count: number) => {
+    const clientId = server.demoClientId!;
+    const events = Array.from({ length: count }, (_, n) => ({ clientId, topic, rooms: [], payload: { n } }));
+    return withTenant(server.database.db, clientId, (tx) => appendEvents(tx, events));
+  };
+  const waitingOf = async (ids: bigint[]) => {
+    const [row] = await server.database.query<{ waiting: number }>(
+      'select count(*)::int as waiting from outbox_events where id = any($1::bigint[]) and relayed_at is null',
+      [ids.map(String)],
+    );
+    return row.waiting;
+  };
+
+  it('hands each event to its queue once when two processes relay at once', async () => {
+    const handed: string[] = [];
+    await server.queue.register({
+      name: 'test.relay-once',
+      concurrency: 8,
+      handler: async (data) => {
+        handed.push((data as { eventId: string }).eventId);
+      },
+    });
+    server.relay.subscribe('test.outbox.once', 'test.relay-once');
+    // A second process's relay: the same subscription, on the same database and queue.
+    const other = new OutboxRelay(server.database, server.queue, server.app.log);
+    other.subscribe('test.outbox.once', 'test.relay-once');
+    const ids = await appendMany('test.outbox.once', 240);
+    await Promise.all([server.relay.relayNow(), other.relayNow(), server.relay.relayNow(), other.relayNow()]);
+    expect(await waitingOf(ids)).toBe(0);
+    await eventually(async () => handed.length >= 240);
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(handed).toHaveLength(240);
+    expect(new Set(handed)).toEqual(new Set(ids.map(String)));
+  });
+
+  it('leaves the events to the next run, and writes none of their jobs, when the jobs cannot be written', async () => {
+    const handed: string[] = [];
+    let failing = true;
+    await server.queue.register({
+      name: 'test.relay-retried',
+      handler: async (data) => {
+        handed.push((data as { eventId: string }).eventId);
+      },
+    });
+    // A payload the job queue cannot write (a BigInt has no JSON) while `failing` holds.
+    server.relay.subscribe('test.outbox.retried', 'test.relay-retried', {
+      select: (payload) => (failing ? { ...payload, unwritable: 1n } : payload),
+    });
+    const ids = await appendMany('test.outbox.retried', 3);
+    await server.relay.relayNow();
+    expect(await waitingOf(ids)).toBe(3);
+    const [jobs] = await server.database.query<{ n: number }>(
+      "select count(*)::int as n from pgboss.job where name = 'test.relay-retried'",
+    );
+    expect(jobs.n).toBe(0);
+    failing = false;
+    await server.relay.relayNow();
+    expect(await waitingOf(ids)).toBe(0);
+    await eventually(async () => handed.length >= 3);
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(handed).toEqual(ids.map(String));
   });
 
   it('delivers an event too large for a notification by reading it back', async () => {

@@ -203,7 +203,27 @@ export class JobQueue {
    */
   async sendMany(jobs: ReadonlyArray<{ name: string; data: object }>): Promise<void> {
     if (jobs.length === 0) return;
-    await this.boss.insert(jobs.map((job) => ({ id: nextJobId(), name: job.name, data: job.data })));
+    await this.writeMany(jobs);
+    this.wakeQueuesOf(jobs);
+  }
+
+  /**
+   * `sendMany`'s statement, run by the caller's transaction (`executeSql`): the jobs exist
+   * once it commits, and the caller then wakes their workers (`wakeQueuesOf`).
+   */
+  async writeMany(
+    jobs: ReadonlyArray<{ name: string; data: object }>,
+    executeSql?: (text: string, values: unknown[]) => Promise<{ rows: unknown[] }>,
+  ): Promise<void> {
+    if (jobs.length === 0) return;
+    await this.boss.insert(
+      jobs.map((job) => ({ id: nextJobId(), name: job.name, data: job.data })),
+      executeSql ? { db: { executeSql } } : {},
+    );
+  }
+
+  /** This process's workers of the jobs' queues look for jobs at once. */
+  wakeQueuesOf(jobs: ReadonlyArray<{ name: string }>): void {
     for (const name of new Set(jobs.map((job) => job.name))) this.wake(name);
   }
 
