@@ -1,15 +1,19 @@
 // Memory per agent socket and fan-out with many sockets open (issue 13): one server process;
 // a worker process signs the agents in and opens `--sockets` authenticated /ws sockets over
 // them; the server's resident memory is read before and after, and one visitor's messages
-// must still reach every socket of the agent their ticket is assigned to.
+// must still reach every socket of the agent their ticket is assigned to. Then visitors write
+// into chats of many agents at `--rate` messages a second for `--busy-seconds`, and the
+// server's CPU a message is read with every socket open: the hub finds each event's sockets
+// by room, and a scan of every socket per event would show here.
 //
 //   npm run bench:sockets -- [--database-url URL] [--sockets 5000] [--agents 200] [--messages 10]
-//                            [--out bench/results/sockets-<sockets>.json]
+//                            [--rate 100] [--busy-seconds 10] [--out bench/results/sockets-<sockets>.json]
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import WebSocket from 'ws';
 import { benchDatabaseUrl, parseFlags } from './lib/bench-db';
+import { cpuMsOf } from './lib/cpu';
 import {
   assignConversations,
   benchPassword,
@@ -25,6 +29,8 @@ const databaseUrl = benchDatabaseUrl(flags['database-url']);
 const socketCount = Number(flags.sockets ?? 5000);
 const agentCount = Number(flags.agents ?? 200);
 const messageCount = Number(flags.messages ?? 10);
+const busyRate = Number(flags.rate ?? 100);
+const busySeconds = Number(flags['busy-seconds'] ?? 10);
 const port = Number(flags.port ?? 4730);
 const socketsPerAgent = Math.ceil(socketCount / agentCount);
 const runTag = newRunTag();
@@ -172,6 +178,49 @@ try {
       `first socket p50 ${percentile(first, 50).toFixed(1)} ms, last socket p50 ${percentile(last, 50).toFixed(1)} ms ` +
       `max ${(last.at(-1) ?? 0).toFixed(1)} ms`,
   );
+  // Busy: visitors in chats of many agents (one spare message each in the rate window).
+  const busyChats = Math.ceil((busyRate * busySeconds) / 18);
+  const busyPrepared = await visitors.request({
+    cmd: 'prepare',
+    source: 'livechat',
+    ctx: {
+      baseUrl: server.url,
+      firstConversation: 1,
+      conversations: busyChats,
+      agents: agentCount,
+      runTag,
+      widgetId: owner.widgetId,
+    },
+  });
+  await assignConversations(server.url, owner.token, runTag, busyPrepared, agentIds);
+  await settle(1000);
+  await agents.request({ cmd: 'reset-receipts' });
+  const busyCpu = cpuMsOf([server.pid]);
+  const busy = await visitors.request({
+    cmd: 'open-loop',
+    rate: busyRate,
+    durationSeconds: busySeconds,
+    conversations: Array.from({ length: busyChats }, (_, n) => n + 1),
+    runTag,
+  });
+  await settle(2000);
+  const busyCpuPerMessage = (cpuMsOf([server.pid]) - busyCpu) / Math.max(1, busy.sent.length);
+  const busyHeard = new Map((await agents.request({ cmd: 'receipts' })).receipts);
+  const busyLatest: number[] = [];
+  let busyReceipts = 0;
+  for (const [marker, sentAt] of busy.sent) {
+    const times = busyHeard.get(marker) ?? [];
+    busyReceipts += times.length;
+    if (times.length > 0) busyLatest.push(Math.max(...times) - sentAt);
+  }
+  busyLatest.sort((a, b) => a - b);
+  console.log(
+    `  busy: ${busy.sent.length} messages at ${busyRate}/s into ${busyChats} chats of ${agentCount} agents, ` +
+      `${busyReceipts} socket receipts (${socketsPerAgent} sockets an agent); last socket p50 ` +
+      `${percentile(busyLatest, 50).toFixed(1)} ms, p99 ${percentile(busyLatest, 99).toFixed(1)} ms; ` +
+      `server CPU ${busyCpuPerMessage.toFixed(2)} ms a message`,
+  );
+
   const stillOpen = (await agents.request({ cmd: 'receipts' })).openSockets;
   console.log(
     `  sockets still open at the end: ${stillOpen} of ${open}; server RSS ${mib(server.rssBytes())}`,
@@ -200,6 +249,16 @@ try {
           firstSocketP50: percentile(first, 50),
           lastSocketP50: percentile(last, 50),
           lastSocketMax: last.at(-1) ?? 0,
+        },
+        busy: {
+          rate: busyRate,
+          seconds: busySeconds,
+          chats: busyChats,
+          messages: busy.sent.length,
+          receipts: busyReceipts,
+          lastSocketP50: percentile(busyLatest, 50),
+          lastSocketP99: percentile(busyLatest, 99),
+          serverCpuMsPerMessage: busyCpuPerMessage,
         },
         stillOpen,
       },

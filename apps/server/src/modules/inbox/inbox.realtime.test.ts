@@ -100,6 +100,20 @@ describe('inbox events on the socket', () => {
     expect(customer.payload).toMatchObject({ ticketId: ticket.id, name: ticket.customer.name });
     await settle();
     expect(agent1.messages.some((message) => message.topic === 'inbox.typing')).toBe(false);
+
+    // Leaving the room: the typing of the chat no longer reaches agent2's socket.
+    agent2.socket.send(JSON.stringify({ type: 'unsubscribe', room: `ticket:${ticket.id}` }));
+    agent2.socket.send(JSON.stringify({ type: 'ping' }));
+    await agent2.next((message) => message.type === 'pong');
+    const heardBefore = agent2.messages.length;
+    await kit.server.request('POST', '/api/csp/chatRoom/typing', {
+      token: kit.tokens.owner,
+      body: { ticketId: ticket.id, typing: false },
+    });
+    await settle();
+    expect(agent2.messages.slice(heardBefore).some((message) => message.topic === 'inbox.typing')).toBe(
+      false,
+    );
   });
 
   it('announces the counts the trigger keeps', async () => {

@@ -42,10 +42,15 @@ export const lateCommitMargin = 100n;
 
 /**
  * Delivers committed events to the sockets of this process. Each socket is in its client's
- * room and its user's room, and may join ticket rooms that an authorizer allows.
+ * room and its user's room, and may join ticket rooms that an authorizer allows. An event
+ * goes to the sockets of its rooms, found by room: looking through every socket of the
+ * process for each event cost a thousand lookups an event with 200 agents connected, and
+ * would cost 25,000 with the 5,000 one process holds.
  */
 export class RealtimeHub {
   private readonly connections = new Set<Connection>();
+  /** The sockets in each room. */
+  private readonly members = new Map<string, Set<Connection>>();
   private readonly authorizers = new Map<string, RoomAuthorizer>();
   private readonly connectionRooms: ConnectionRooms[] = [];
   private readonly unsubscribe: () => void;
@@ -72,22 +77,47 @@ export class RealtimeHub {
     return this.connections.size;
   }
 
+  /** How many of this process's sockets are in the room; undefined when none is (it is not kept). */
+  socketsIn(room: string): number | undefined {
+    return this.members.get(room)?.size;
+  }
+
+  private join(connection: Connection, room: string): void {
+    connection.rooms.add(room);
+    const members = this.members.get(room);
+    if (members) members.add(connection);
+    else this.members.set(room, new Set([connection]));
+  }
+
+  private leave(connection: Connection, room: string): void {
+    connection.rooms.delete(room);
+    const members = this.members.get(room);
+    if (!members) return;
+    members.delete(connection);
+    if (members.size === 0) this.members.delete(room);
+  }
+
   /** Takes a new authenticated socket; replays what it missed since its cursor. */
   async accept(socket: WebSocket, auth: AuthContext, cursor: bigint | null): Promise<void> {
     const connection: Connection = {
       socket,
       auth,
-      rooms: new Set([
-        rooms.client(auth.clientId),
-        rooms.user(auth.userId),
-        ...this.connectionRooms.flatMap((roomsOf) => roomsOf(auth)),
-      ]),
+      rooms: new Set(),
       lastCursor: 0n,
       sent: new Set(),
       pending: [],
     };
     this.connections.add(connection);
-    socket.on('close', () => this.connections.delete(connection));
+    for (const room of [
+      rooms.client(auth.clientId),
+      rooms.user(auth.userId),
+      ...this.connectionRooms.flatMap((roomsOf) => roomsOf(auth)),
+    ])
+      this.join(connection, room);
+    socket.on('close', () => {
+      this.connections.delete(connection);
+      for (const room of [...connection.rooms]) this.leave(connection, room);
+    });
     socket.on('message', (data) => void this.onMessage(connection, data.toString()));
 
     try {
@@ -124,17 +154,24 @@ export class RealtimeHub {
   }
 
   private dispatch(event: DeliveredEvent): void {
-    for (const connection of this.connections) {
-      if (connection.auth.clientId !== event.clientId) continue;
-      if (
-        event.topic === eventTopics.sessionRevoked &&
-        event.payload.sessionId === connection.auth.sessionId
-      ) {
-        connection.socket.close(4401, 'session revoked');
-        continue;
+    if (event.topic === eventTopics.sessionRevoked) {
+      for (const connection of this.connections) {
+        if (
+          connection.auth.clientId === event.clientId &&
+          event.payload.sessionId === connection.auth.sessionId
+        )
+          connection.socket.close(4401, 'session revoked');
       }
-      if (connection.pending) connection.pending.push(event);
-      else this.deliver(connection, event);
+    }
+    // A socket in several of the event's rooms hears it once (`deliver` remembers its cursor).
+    for (const room of event.rooms) {
+      const members = this.members.get(room);
+      if (!members) continue;
+      for (const connection of members) {
+        if (connection.auth.clientId !== event.clientId) continue;
+        if (connection.pending) connection.pending.push(event);
+        else this.deliver(connection, event);
+      }
     }
   }
 
@@ -178,7 +215,7 @@ export class RealtimeHub {
     const message = parsed.data;
     if (message.type === 'ping') return this.send(connection, { type: 'pong' });
     if (message.type === 'unsubscribe') {
-      if (message.room.startsWith('ticket:')) connection.rooms.delete(message.room);
+      if (message.room.startsWith('ticket:')) this.leave(connection, message.room);
       return;
     }
     const [kind, id] = message.room.split(':');
@@ -186,7 +223,7 @@ export class RealtimeHub {
     const allowed = authorizer ? await authorizer(connection.auth, id).catch(() => false) : false;
     if (!allowed)
       return this.send(connection, { type: 'error', message: `Room ${message.room} is not available` });
-    connection.rooms.add(message.room);
+    this.join(connection, message.room);
     this.send(connection, { type: 'subscribed', room: message.room });
   }
 
@@ -198,5 +235,6 @@ export class RealtimeHub {
     this.unsubscribe();
     for (const connection of this.connections) connection.socket.close(1001, 'server shutting down');
     this.connections.clear();
+    this.members.clear();
   }
 }

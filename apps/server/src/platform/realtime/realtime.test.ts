@@ -14,6 +14,15 @@ afterAll(async () => {
   await server?.close();
 });
 
+/** Waits until the hub has seen what a test did (a socket's close reaches the server a moment later). */
+async function waitFor(done: () => boolean): Promise<void> {
+  const deadline = Date.now() + 5_000;
+  while (!done()) {
+    if (Date.now() > deadline) throw new Error('the hub did not catch up in time');
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}
+
 const setStatus = (token: string, status: 'ONLINE' | 'OFFLINE') =>
   server.request('POST', '/api/identity/pushnotif/status', { token, body: { status } });
 
@@ -171,6 +180,27 @@ describe('/ws', () => {
     await live.next((message) => message.type === 'hello');
     await server.request('POST', '/api/identity/auth/logout', { token: pair.accessToken, body: {} });
     expect(await live.closed).toBe(4401);
+  });
+
+  it("finds an event's sockets by room, and forgets a closed socket's rooms", async () => {
+    const { createClientWithUser } = await import('../../test/factories');
+    const other = await createClientWithUser(server.database.db);
+    const token = (await server.login(other.email)).accessToken;
+    const theirRooms = [rooms.client(other.clientId), rooms.user(other.userId)];
+    const sockets = await Promise.all([1, 2].map(() => openSocket(`${wsBase}/ws?token=${token}`)));
+    await Promise.all(sockets.map((socket) => socket.next((message) => message.type === 'hello')));
+    expect(theirRooms.map((room) => server.hub.socketsIn(room))).toEqual([2, 2]);
+    await setStatus(token, 'OFFLINE');
+    const heard = await Promise.all(
+      sockets.map((socket) => socket.next((message) => message.topic === 'agent.status_changed')),
+    );
+    expect(heard[0].cursor).toBe(heard[1].cursor);
+    sockets[0].socket.close();
+    await sockets[0].closed;
+    await waitFor(() => server.hub.socketsIn(theirRooms[0]) === 1);
+    sockets[1].socket.close();
+    await sockets[1].closed;
+    await waitFor(() => theirRooms.every((room) => server.hub.socketsIn(room) === undefined));
   });
 
   it('refuses ticket rooms until a module allows them, and answers ping', async () => {
