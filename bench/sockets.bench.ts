@@ -133,22 +133,26 @@ try {
       `${(heapPerSocket / 1024).toFixed(1)} KiB per socket; worker RSS ${mib(rssOf(agents.pid))}`,
   );
 
+  /** Live-chat visitors' chats `first`…, assigned across the agents, receipts counted afresh. */
+  const chatsOfVisitors = async (first: number, count: number) => {
+    const prepared = await visitors.request({
+      cmd: 'prepare',
+      source: 'livechat',
+      ctx: {
+        baseUrl: server.url,
+        firstConversation: first,
+        conversations: count,
+        agents: agentCount,
+        runTag,
+        widgetId: owner.widgetId,
+      },
+    });
+    await assignConversations(server.url, owner.token, runTag, prepared, agentIds);
+    await settle(1000);
+    await agents.request({ cmd: 'reset-receipts' });
+  };
   // One visitor whose ticket belongs to agent1: every one of agent1's sockets must hear each message.
-  const prepared = await visitors.request({
-    cmd: 'prepare',
-    source: 'livechat',
-    ctx: {
-      baseUrl: server.url,
-      firstConversation: 0,
-      conversations: 1,
-      agents: agentCount,
-      runTag,
-      widgetId: owner.widgetId,
-    },
-  });
-  await assignConversations(server.url, owner.token, runTag, prepared, agentIds);
-  await settle(1000);
-  await agents.request({ cmd: 'reset-receipts' });
+  await chatsOfVisitors(0, 1);
   t = performance.now();
   const load = await visitors.request({
     cmd: 'open-loop',
@@ -180,21 +184,7 @@ try {
   );
   // Busy: visitors in chats of many agents (one spare message each in the rate window).
   const busyChats = Math.ceil((busyRate * busySeconds) / 18);
-  const busyPrepared = await visitors.request({
-    cmd: 'prepare',
-    source: 'livechat',
-    ctx: {
-      baseUrl: server.url,
-      firstConversation: 1,
-      conversations: busyChats,
-      agents: agentCount,
-      runTag,
-      widgetId: owner.widgetId,
-    },
-  });
-  await assignConversations(server.url, owner.token, runTag, busyPrepared, agentIds);
-  await settle(1000);
-  await agents.request({ cmd: 'reset-receipts' });
+  await chatsOfVisitors(1, busyChats);
   const busyCpu = cpuMsOf([server.pid]);
   const busy = await visitors.request({
     cmd: 'open-loop',
