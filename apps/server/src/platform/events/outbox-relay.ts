@@ -53,7 +53,7 @@ export class OutboxRelay {
   private readonly subscriptions = new Map<string, string[]>();
   /** Topics relayed the moment they commit; the others wait for the timer's sweep. */
   private readonly immediateTopics = new Set<string>();
-  /** Queues that take a claimed batch's events of their topics as one job: `{ events: [...] }`. */
+  /** Queues that take a batch's events of their topics as one job: `{ events: [...] }`. */
   private readonly batchQueues = new Set<string>();
   /** What a queue keeps of a topic's payloads, by `${topic} ${queue}` (see `subscribe`). */
   private readonly selections = new Map<string, EventSelection>();
@@ -74,7 +74,7 @@ export class OutboxRelay {
    * `immediate: false` the topic waits for the timer's sweep (at most `intervalMs`): for
    * frequent events whose job can wait a moment, such as a push for each message, so the
    * busiest topic does not cost a claim query per event. With `batch: true` the queue gets
-   * one job per claimed batch (up to 100 events), its data `{ events: [event, ...] }`. With
+   * one job per batch (up to 100 events), its data `{ events: [event, ...] }`. With
    * `select` the job carries only what the queue reads of each payload, and an event it
    * answers undefined for is not handed over at all.
    */
