@@ -31,6 +31,20 @@ export interface PipelineStep {
   types?: unknown;
 }
 
+/** A statement as the pipeline sends it. */
+export const stepOf = (
+  text: string,
+  values: readonly unknown[] = [],
+  extra: Partial<PipelineStep> = {},
+): PipelineStep => ({
+  text,
+  values,
+  ...extra,
+});
+
+export const beginStep = stepOf('begin');
+export const commitStep = stepOf('commit');
+
 /** How many prepared statements one connection keeps; the least lately used is closed past it. */
 export const preparedPerConnection = 200;
 

@@ -1,6 +1,6 @@
 import type { PGlite } from '@electric-sql/pglite';
 import type pg from 'pg';
-import { type PipelineStep, runPipeline } from './pipeline';
+import { beginStep, commitStep, type PipelineStep, runPipeline, stepOf } from './pipeline';
 
 /**
  * Raw SQL on one connection inside one transaction, outside any tenant: the outbox relay
@@ -20,9 +20,6 @@ export interface SqlTransaction {
 /** Runs `work` in a transaction: committed when it returns (or at its `queryAndCommit`), rolled back when it throws. */
 export type SqlTransactionRunner = <T>(work: (tx: SqlTransaction) => Promise<T>) => Promise<T>;
 
-const step = (text: string, values: readonly unknown[] = []): PipelineStep => ({ text, values });
-const beginStep = step('begin');
-const commitStep = step('commit');
 const afterTheEnd = 'the transaction has ended: nothing may follow queryAndCommit';
 
 /** On PostgreSQL: a pooled connection, with BEGIN and COMMIT riding on the first and last statements. */
@@ -30,8 +27,8 @@ export function postgresSqlTransactions(pool: pg.Pool): SqlTransactionRunner {
   return async (work) => {
     const client = await pool.connect();
     let begun = false;
+    /** Committed: nothing may be sent after. */
     let ended = false;
-    let committed = false;
     const send = async (steps: PipelineStep[]) => {
       if (ended) throw new Error(afterTheEnd);
       const lead = begun ? [] : [beginStep];
@@ -40,13 +37,12 @@ export function postgresSqlTransactions(pool: pg.Pool): SqlTransactionRunner {
     };
     const tx: SqlTransaction = {
       async query(text, values) {
-        const results = await send([step(text, values)]);
+        const results = await send([stepOf(text, values)]);
         return results[results.length - 1].rows;
       },
       async queryAndCommit(text, values) {
-        const results = await send([step(text, values), commitStep]);
+        const results = await send([stepOf(text, values), commitStep]);
         ended = true;
-        committed = true;
         return results[results.length - 2].rows;
       },
     };
@@ -54,14 +50,13 @@ export function postgresSqlTransactions(pool: pg.Pool): SqlTransactionRunner {
     try {
       const result = await work(tx);
       if (begun && !ended) {
-        ended = true;
         await client.query('commit');
-        committed = true;
+        ended = true;
       }
       return result;
     } catch (error) {
       // A connection that cannot even roll back is dropped rather than handed to the next caller.
-      if (begun && !committed)
+      if (begun && !ended)
         broken = await client.query('rollback').then(
           () => undefined,
           (failure: Error) => failure,

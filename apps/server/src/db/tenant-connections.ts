@@ -3,7 +3,7 @@ import { NodePgSession, NodePgTransaction } from 'drizzle-orm/node-postgres';
 import { PgDialect } from 'drizzle-orm/pg-core';
 import pg from 'pg';
 import type { Database, Executor, Transaction } from './client';
-import { type PipelineStep, runPipeline } from './pipeline';
+import { beginStep, commitStep, type PipelineStep, runPipeline, stepOf } from './pipeline';
 import * as schema from './schema';
 
 /**
@@ -116,20 +116,6 @@ const driverTypes = {
 };
 
 type QueryConfig = pg.QueryConfig & { rowMode?: 'array'; types?: unknown };
-
-/** A statement as the pipeline sends it. */
-const stepOf = (
-  text: string,
-  values: readonly unknown[] = [],
-  extra: Partial<PipelineStep> = {},
-): PipelineStep => ({
-  text,
-  values,
-  ...extra,
-});
-
-const beginStep = stepOf('begin');
-const commitStep = stepOf('commit');
 
 /**
  * The tenant set-up as one prepared statement: the client id, the role (so row-level
