@@ -91,8 +91,9 @@ export function nextJobId(now = Date.now()): string {
 }
 
 /**
- * The durable job queue (pg-boss 10) on the same database as everything else: PostgreSQL
- * directly, PGlite through the executeSql adapter. Only processes with the worker role run
+ * The durable job queue (pg-boss 10) on the same database as everything else, through the
+ * handle's `executeSql`: on PostgreSQL a pool of its own whose statements are prepared once
+ * per connection, on PGlite the embedded database. Only processes with the worker role run
  * handlers; every process may send.
  */
 export class JobQueue {
@@ -107,12 +108,9 @@ export class JobQueue {
     private readonly logger: FastifyBaseLogger,
     private readonly options: { runWorkers: boolean; pollingIntervalSeconds?: number },
   ) {
-    const connection =
-      'executeSql' in database.queueConnection
-        ? { db: { executeSql: database.queueConnection.executeSql } }
-        : { connectionString: database.queueConnection.connectionString, max: 4 };
     this.boss = new PgBoss({
-      ...connection,
+      // pg-boss's type says rows always come; its own pool answered undefined once closed, as ours does.
+      db: { executeSql: database.queueConnection.executeSql as PgBoss.Db['executeSql'] },
       schema: 'pgboss',
       supervise: options.runWorkers,
       schedule: options.runWorkers,
