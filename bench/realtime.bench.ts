@@ -6,7 +6,11 @@
 //
 //   npm run bench:realtime -- [--database-url URL] [--agents 200] [--rate 300] [--duration 20]
 //                             [--source livechat|telegram] [--processes 1|2] [--visitors 300] [--ingest-seconds 10]
-//                             [--ingest-concurrency 64] [--out bench/results/realtime-<tickets>.json] [--keep]
+//                             [--ingest-concurrency 64] [--history 0] [--out bench/results/realtime-<tickets>.json] [--keep]
+//
+// With --history N each of the product's conversations gets N earlier messages before it is
+// measured (bench/lib/run-history.ts), their search words in parts as the product keeps them,
+// so the load writes into long conversations.
 //
 // The run's conversations are deleted at the end, so that the next bench reads the seeded
 // data; --keep keeps them.
@@ -40,6 +44,7 @@ const durationSeconds = Number(flags.duration ?? 20);
 const processCount = Number(flags.processes ?? 1);
 const source = flags.source === 'telegram' ? 'telegram' : 'livechat';
 const ingestSeconds = Number(flags['ingest-seconds'] ?? 10);
+const history = Number(flags.history ?? 0);
 const ingestConcurrency = Number(flags['ingest-concurrency'] ?? 64);
 /**
  * The most messages/s the product's ingest run must be able to offer (visitors are sized for
@@ -74,6 +79,7 @@ const settings: RealtimeSettings = {
   ingestCeiling,
   perVisitorAllowance,
   runTag,
+  history,
 };
 
 async function ticketCountOf(url: string): Promise<number> {
@@ -93,7 +99,7 @@ async function ticketCountOf(url: string): Promise<number> {
 const tickets = await ticketCountOf(databaseUrl);
 console.log(
   `realtime bench: ${tickets} tickets, ${agentCount} agents, ${visitorCount} visitors, ${rate} msg/s for ${durationSeconds} s, ` +
-    `${processCount} server process(es), customers through ${source}; node ${process.version}, ${os.cpus().length} cores, run ${runTag}`,
+    `${processCount} server process(es), customers through ${source}${history > 0 ? `, ${history} messages of history each` : ''}; node ${process.version}, ${os.cpus().length} cores, run ${runTag}`,
 );
 
 await vacuumWhenAutovacuumIsOff(databaseUrl);
@@ -206,6 +212,7 @@ writeFileSync(
         durationSeconds,
         processes: processCount,
         source,
+        history,
       },
       product,
       jobs: backlog,

@@ -5,6 +5,7 @@ import { visitorChatLimits } from '@app/contracts';
 import { cpuMsByPid, cpuMsOf, postgresCpuMsSince, postgresPids } from './cpu';
 import { assignConversations, benchPassword, bigClientSlug } from './owner-api';
 import { type IngestFigures, ingestOf, type LatencyFigures, latencyOf } from './realtime-figures';
+import { addRunHistory } from './run-history';
 import { SocketWorker } from './socket-workers';
 import { watchStatements } from './statements';
 
@@ -23,6 +24,19 @@ export interface RealtimeSettings {
   /** Messages one visitor sends in a rate-limit window: the limit less the first (it opens the ticket) and a spare. */
   perVisitorAllowance: number;
   runTag: string;
+  /** Earlier messages each of the product's conversations gets before it is measured (--history). */
+  history: number;
+}
+
+/** Gives the run's conversations that lack it their history (--history), and says what it made. */
+async function giveHistory(databaseUrl: string, runTag: string, messages: number): Promise<void> {
+  if (messages <= 0) return;
+  const made = await addRunHistory(databaseUrl, runTag, messages);
+  const words = made.lastPartWords;
+  console.log(
+    `  history: ${made.messages} messages in ${made.conversations} conversations in ${made.seconds.toFixed(1)} s; ` +
+      `${made.parts} search parts, last parts' words mean ${words.mean.toFixed(0)}, p50 ${words.p50}, p90 ${words.p90}`,
+  );
 }
 
 const settle = (milliseconds: number) => new Promise((resolve) => setTimeout(resolve, milliseconds));
@@ -40,6 +54,7 @@ export async function measureRealtime(
     ingestCeiling,
     perVisitorAllowance,
     runTag,
+    history,
   }: RealtimeSettings,
   options: {
     source: 'livechat' | 'bare' | 'telegram';
@@ -98,6 +113,7 @@ export async function measureRealtime(
       await assignConversations(options.agentUrl, options.ownerToken, runTag, prepared, agentIds, channel);
       console.log(`  assigned to ${agentCount} agents in ${((performance.now() - t) / 1000).toFixed(1)} s`);
     }
+    if (!bare) await giveHistory(databaseUrl, runTag, history);
     await settle(1000);
     await agents.request({ cmd: 'reset-receipts' });
     let cpu = cpuMsOf(options.serverPids);
@@ -147,6 +163,7 @@ export async function measureRealtime(
     // pipeline (an unassigned chat's message goes to every agent who sees the queue).
     if (added.length > 0 && !bare && options.ownerToken)
       await assignConversations(options.agentUrl, options.ownerToken, runTag, added, agentIds, channel);
+    if (added.length > 0 && !bare) await giveHistory(databaseUrl, runTag, history);
     if (limited)
       await settle(Math.max(0, visitorChatLimits.windowMs + 1000 - (performance.now() - latencyEnded)));
     cpu = cpuMsOf(options.serverPids);

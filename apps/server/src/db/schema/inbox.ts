@@ -315,7 +315,8 @@ export const messages = pgTable(
  * 0018), added a moment after the messages are stored (`ticketSearchBacklog`, migration 0030).
  * Keyword search tests a ticket's parts instead of reading its messages, and a rare word comes
  * from the GIN index. Messages add their words to the ticket's last part, so their cost does
- * not grow with the conversation.
+ * not grow with the conversation; that part takes words until it holds 64, then folds into the
+ * part before it when both fit 256 (migration 0036), so a message rewrites a small row.
  */
 export const ticketSearch = pgTable(
   'ticket_search',
@@ -323,7 +324,7 @@ export const ticketSearch = pgTable(
     ticketId: bigint('ticket_id', { mode: 'number' })
       .notNull()
       .references(() => tickets.id, { onDelete: 'cascade' }),
-    /** 0, 1, 2…: a new part begins when the last one is full. */
+    /** 0, 1, 2…: a new part begins when the last one is full (a folded part leaves a gap). */
     part: integer('part').notNull().default(0),
     clientId: tenant(),
     /** The ids of the first and last message whose words the part holds (an edit rebuilds it). */
@@ -359,6 +360,28 @@ export const ticketSearchBacklog = pgTable(
     ticketId: bigint('ticket_id', { mode: 'number' }).notNull(),
   },
   (table) => [primaryKey({ columns: [table.clientId, table.messageId] })],
+);
+
+/**
+ * Tickets whose last search part began after another (migration 0036): a ticket's last part,
+ * its tail, takes new words until it holds 64, and a full one folds into the part before it
+ * when the next begins. One that a conversation left waiting is folded once it has been quiet
+ * a while (`ticket_search_fold_quiet`), so a quiet ticket keeps as few parts as before. No
+ * foreign key: a fold passes over a ticket that has gone.
+ */
+export const ticketSearchTails = pgTable(
+  'ticket_search_tails',
+  {
+    clientId: tenant(),
+    ticketId: bigint('ticket_id', { mode: 'number' }).notNull(),
+    /** The tail's part when it began. */
+    part: integer('part').notNull(),
+    openedAt: timestamp('opened_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (table) => [
+    primaryKey({ columns: [table.clientId, table.ticketId] }),
+    index('ticket_search_tails_opened_idx').on(table.openedAt),
+  ],
 );
 
 /** Open-ticket counters per scope (`all`, `unassigned`, `user:<id>`), kept by a trigger. */

@@ -6,18 +6,28 @@ import { Ticker } from '../../platform/jobs/ticker';
 const drainBatch = 500;
 /** Rounds one tick runs at most before it lets the next tick go on. */
 const roundsPerTick = 20;
+/**
+ * A tail (a ticket's last search part, begun after another: migration 0036) folds into the
+ * part before it once it has been this long without a new tail; the keeper looks for such
+ * tails at most every `foldEveryMs`, up to `foldBatch` a time.
+ */
+export const tailQuietMs = 10 * 60_000;
+const foldEveryMs = 5_000;
+const foldBatch = 500;
 
 /**
  * Keeps the keyword search's words (migration 0030): storing a message only notes it in
  * `ticket_search_backlog`, and this drains the notes a few times a second, each ticket's
- * waiting messages into its last words part in one rewrite. Every worker process runs one;
+ * waiting messages into its last words part in one rewrite (and every few seconds folds the
+ * tails conversations left, migration 0036). Every worker process runs one;
  * a client is drained by one transaction at a time (the others pass over it), and a search
  * drains its own client first (`ticket_search_catch_up`), so it never waits for a tick.
  */
 export class SearchWordsKeeper {
   private readonly ticker = new Ticker(() => this.drain());
-  /** Rows taken and rounds that failed since the start (for the bench and the tests). */
-  readonly stats = { taken: 0, failures: 0 };
+  /** Rows taken, tails folded and rounds that failed since the start (for the bench and the tests). */
+  readonly stats = { taken: 0, tailsTaken: 0, failures: 0 };
+  private lastFoldAt = 0;
 
   constructor(
     private readonly database: DatabaseHandle,
@@ -40,7 +50,34 @@ export class SearchWordsKeeper {
     return this.ticker.stop();
   }
 
+  /**
+   * Folds tails that have been quiet `quietMs` (or `tailQuietMs`) into the parts before them;
+   * answers how many tails it took. The keeper's ticks call it every few seconds.
+   */
+  async foldQuietTails(quietMs = tailQuietMs): Promise<number> {
+    const [row] = await this.database.query<{ taken: number }>(
+      'select ticket_search_fold_quiet($1, $2::interval) as taken',
+      [foldBatch, `${quietMs} milliseconds`],
+    );
+    const taken = Number(row?.taken ?? 0);
+    this.stats.tailsTaken += taken;
+    return taken;
+  }
+
   private async drain(): Promise<void> {
+    await this.drainBacklog();
+    if (Date.now() - this.lastFoldAt < foldEveryMs) return;
+    this.lastFoldAt = Date.now();
+    try {
+      await this.foldQuietTails();
+    } catch (error) {
+      // The tails stay as they are; a later tick folds them.
+      this.stats.failures += 1;
+      this.logger.warn({ err: error }, 'search words: folding quiet tails failed');
+    }
+  }
+
+  private async drainBacklog(): Promise<void> {
     for (let round = 0; round < roundsPerTick; round += 1) {
       try {
         const [row] = await this.database.query<{ taken: number }>(

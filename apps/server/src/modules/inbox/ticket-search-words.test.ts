@@ -157,6 +157,87 @@ describe('ticket_search', () => {
     expect(await page({ keyword: 'zudiambil' }, 1)).toEqual([ticketId]);
   });
 
+  it('keeps a long conversation’s last part small: a full tail folds into the part before it when both fit', async () => {
+    const words = (prefix: string, count: number) =>
+      Array.from({ length: count }, (_, i) => `${prefix}${i}`).join(' ');
+    const sizes = async (ticketId: number) => {
+      await kit.server.searchWords.tick();
+      return (
+        await kit.server.database.query<{ part: number; size: number; first: number; last: number }>(
+          `select part, length(words) as size, first_message_id::int as first, last_message_id::int as last
+             from ticket_search where ticket_id = $1 order by part`,
+          [ticketId],
+        )
+      ).map((row) => ({ ...row }));
+    };
+    const first = await kit.inbound(kit.whatsapp, { externalId: 'tails-1', text: words('lipat', 100) });
+    const ticketId = first.ticket.id;
+    expect((await sizes(ticketId)).map((row) => [row.part, row.size])).toEqual([[0, 100]]);
+    // Part 0 holds 64 words or more: the next message begins a tail of its own.
+    await kit.inbound(kit.whatsapp, { externalId: 'tails-1', text: words('ekor', 70) });
+    expect((await sizes(ticketId)).map((row) => [row.part, row.size])).toEqual([
+      [0, 100],
+      [1, 70],
+    ]);
+    // That tail is full too: the next message begins another, and the full one folds into
+    // part 0 (170 words fit 256), which now covers both ranges.
+    await kit.inbound(kit.whatsapp, { externalId: 'tails-1', text: 'zulipatan datang' });
+    const folded = await sizes(ticketId);
+    expect(folded.map((row) => [row.part, row.size])).toEqual([
+      [0, 170],
+      [2, 2],
+    ]);
+    expect(folded[1].first).toBeGreaterThan(folded[0].last);
+    // Small messages go into the tail while it has room.
+    await kit.inbound(kit.whatsapp, { externalId: 'tails-1', text: 'masih muat' });
+    expect((await sizes(ticketId)).map((row) => [row.part, row.size])).toEqual([
+      [0, 170],
+      [2, 4],
+    ]);
+    // A full tail that would not fit beside the part before it stays a part of its own.
+    await kit.inbound(kit.whatsapp, { externalId: 'tails-1', text: words('penuh', 100) });
+    expect((await sizes(ticketId)).map((row) => [row.part, row.size])).toEqual([
+      [0, 170],
+      [2, 104],
+    ]);
+    await kit.inbound(kit.whatsapp, { externalId: 'tails-1', text: 'zuakhir' });
+    expect((await sizes(ticketId)).map((row) => [row.part, row.size])).toEqual([
+      [0, 170],
+      [2, 104],
+      [3, 1],
+    ]);
+    for (const cap of [5000, 1]) {
+      for (const keyword of ['lipat7', 'ekor69', 'zulipatan', 'penuh99', 'zuakhir'])
+        expect(await page({ keyword }, cap)).toEqual([ticketId]);
+    }
+    // An edit of a message that was in the folded tail rebuilds part 0 from its whole range.
+    await kit.server.database.query(
+      `update messages set text = 'zuganti' where ticket_id = $1 and text like 'ekor0 %'`,
+      [ticketId],
+    );
+    const edited = await sizes(ticketId);
+    expect(edited.map((row) => [row.part, row.size])).toEqual([
+      [0, 101],
+      [2, 104],
+      [3, 1],
+    ]);
+    expect(await page({ keyword: 'ekor69' }, 5000)).toEqual([]);
+    expect(await page({ keyword: 'zuganti' }, 5000)).toEqual([ticketId]);
+    // The tail the conversation left folds once it has been quiet long enough, not before.
+    await kit.server.searchWords.foldQuietTails(60_000);
+    expect((await sizes(ticketId)).map((row) => [row.part, row.size])).toEqual([
+      [0, 101],
+      [2, 104],
+      [3, 1],
+    ]);
+    expect(await kit.server.searchWords.foldQuietTails(0)).toBeGreaterThanOrEqual(1);
+    expect((await sizes(ticketId)).map((row) => [row.part, row.size])).toEqual([
+      [0, 101],
+      [2, 105],
+    ]);
+    expect(await page({ keyword: 'zuakhir penuh0' }, 5000)).toEqual([ticketId]);
+  });
+
   it('finds the same page whether a keyword is rare (ids) or common (walk)', async () => {
     const made: number[] = [];
     for (let i = 0; i < 6; i += 1) {
