@@ -1,9 +1,9 @@
 // A history for the realtime bench's conversations (bench:realtime --history N): before the
-// measured runs, each conversation of the run gets N earlier messages, so that the load writes
-// into long conversations as a busy shop's regulars do, not into conversations of a dozen
-// messages. Their search words are kept by the product's own drain (ticket_search_drain), a
-// few messages of every conversation at a time, so each conversation's parts fill to the
-// product's cap (256 words) and its last part is as full as a long conversation's would be.
+// measured runs, each conversation of the run gets 0.5 to 1.5 × N earlier messages, so that
+// the load writes into long conversations as a busy shop's regulars do, not into conversations
+// of a dozen messages. Their search words are kept by the product's own drain
+// (ticket_search_drain), a few messages of every conversation at a time, so each
+// conversation's parts are the ones the product makes as a conversation grows.
 import pg from 'pg';
 import { visitorNamePrefix } from './inbound-sources';
 import { bigClientSlug } from './owner-api';
@@ -28,7 +28,7 @@ export interface HistoryFigures {
  * Gives every conversation of the run that has fewer than half of `messages` messages a
  * history of its own length, from half of `messages` to one and a half times it (so their
  * last parts are at every stage of filling up): customer and agent alternating, in the seed's
- * words, a customer's order number in every other question. Waits until the drain has put
+ * words, a customer's order number in every question. Waits until the drain has put
  * their words into parts.
  */
 export async function addRunHistory(
@@ -81,29 +81,26 @@ export async function addRunHistory(
       written += inserted.rowCount ?? 0;
       await drainClient(q, clientId);
     }
-    const parts = (
-      await q(
-        `select coalesce(avg(words), 0)::float8 as mean,
-                coalesce(percentile_disc(0.5) within group (order by words), 0)::int as p50,
-                coalesce(percentile_disc(0.9) within group (order by words), 0)::int as p90
-           from (select s.ticket_id, length(s.words) as words,
-                        row_number() over (partition by s.ticket_id order by s.part desc) as from_last
-                   from ticket_search s join history_tickets t on t.id = s.ticket_id) p
-          where from_last = 1`,
-      )
-    ).rows[0];
     // Writing the history filled a good part of max_wal_size: a checkpoint now, so that the
     // measured run does not meet the one it would start, nor the full pages written after it.
     await q('checkpoint');
-    const total = Number(
-      (await q(`select count(*) from ticket_search s join history_tickets t on t.id = s.ticket_id`)).rows[0]
-        .count,
-    );
+    // Every part of the run's conversations, and the words of each one's last part.
+    const parts = (
+      await q(
+        `select count(*)::int as parts,
+                coalesce(avg(words) filter (where from_last = 1), 0)::float8 as mean,
+                coalesce(percentile_disc(0.5) within group (order by words) filter (where from_last = 1), 0)::int as p50,
+                coalesce(percentile_disc(0.9) within group (order by words) filter (where from_last = 1), 0)::int as p90
+           from (select length(s.words) as words,
+                        row_number() over (partition by s.ticket_id order by s.part desc) as from_last
+                   from ticket_search s join history_tickets t on t.id = s.ticket_id) p`,
+      )
+    ).rows[0];
     return {
       conversations,
       messages: written,
       seconds: (performance.now() - started) / 1000,
-      parts: total,
+      parts: parts.parts,
       lastPartWords: { mean: Number(parts.mean), p50: parts.p50, p90: parts.p90 },
     };
   } finally {

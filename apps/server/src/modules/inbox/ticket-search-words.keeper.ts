@@ -11,7 +11,7 @@ const roundsPerTick = 20;
  * part before it once it has been this long without a new tail; the keeper looks for such
  * tails at most every `foldEveryMs`, up to `foldBatch` a time.
  */
-export const tailQuietMs = 10 * 60_000;
+const tailQuietMs = 10 * 60_000;
 const foldEveryMs = 5_000;
 const foldBatch = 500;
 
@@ -25,8 +25,8 @@ const foldBatch = 500;
  */
 export class SearchWordsKeeper {
   private readonly ticker = new Ticker(() => this.drain());
-  /** Rows taken, tails folded and rounds that failed since the start (for the bench and the tests). */
-  readonly stats = { taken: 0, tailsTaken: 0, failures: 0 };
+  /** Rows taken and rounds that failed since the start (for the bench and the tests). */
+  readonly stats = { taken: 0, failures: 0 };
   private lastFoldAt = 0;
 
   constructor(
@@ -59,9 +59,7 @@ export class SearchWordsKeeper {
       'select ticket_search_fold_quiet($1, $2::interval) as taken',
       [foldBatch, `${quietMs} milliseconds`],
     );
-    const taken = Number(row?.taken ?? 0);
-    this.stats.tailsTaken += taken;
-    return taken;
+    return Number(row?.taken ?? 0);
   }
 
   private async drain(): Promise<void> {
