@@ -6,7 +6,12 @@
 //
 //   npm run bench:realtime -- [--database-url URL] [--agents 200] [--rate 300] [--duration 20]
 //                             [--source livechat|telegram] [--processes 1|2] [--visitors 300] [--ingest-seconds 10]
-//                             [--ingest-concurrency 64] [--history 0] [--out bench/results/realtime-<tickets>.json] [--keep]
+//                             [--ingest-concurrency 64] [--history 0] [--drop-listener 0]
+//                             [--out bench/results/realtime-<tickets>.json] [--keep]
+//
+// With --drop-listener S the product's listening connections are ended S seconds into its
+// latency run: the events committed before they listen again must still reach the agents
+// (lost 0), a second or so late.
 //
 // With --history N each of the product's conversations gets N earlier messages before it is
 // measured (bench/lib/run-history.ts), their search words in parts as the product keeps them,
@@ -45,6 +50,7 @@ const processCount = Number(flags.processes ?? 1);
 const source = flags.source === 'telegram' ? 'telegram' : 'livechat';
 const ingestSeconds = Number(flags['ingest-seconds'] ?? 10);
 const history = Number(flags.history ?? 0);
+const dropListenerAt = Number(flags['drop-listener'] ?? 0);
 const ingestConcurrency = Number(flags['ingest-concurrency'] ?? 64);
 /**
  * The most messages/s the product's ingest run must be able to offer (visitors are sized for
@@ -80,9 +86,14 @@ const settings: RealtimeSettings = {
   perVisitorAllowance,
   runTag,
   history,
+  dropListenerAt,
 };
 
-async function ticketCountOf(url: string): Promise<number> {
+/**
+ * The big client's tickets, and PostgreSQL's settings that decide how much WAL a checkpoint's
+ * full-page images add and how often they come (the twenty-ninth stop).
+ */
+async function databaseFacts(url: string): Promise<{ tickets: number; wal: Record<string, string> }> {
   const client = new pg.Client({ connectionString: url });
   await client.connect();
   try {
@@ -90,16 +101,28 @@ async function ticketCountOf(url: string): Promise<number> {
       `select count(*) from tickets where client_id = (select id from clients where slug = $1)`,
       [bigClientSlug],
     );
-    return Number(result.rows[0].count);
+    const settings = await client.query<{ name: string; setting: string }>(
+      `select name, current_setting(name) as setting from unnest(array['wal_compression', 'max_wal_size',
+              'checkpoint_timeout', 'shared_buffers', 'synchronous_commit']) as name`,
+    );
+    return {
+      tickets: Number(result.rows[0].count),
+      wal: Object.fromEntries(settings.rows.map((row) => [row.name, row.setting])),
+    };
   } finally {
     await client.end();
   }
 }
 
-const tickets = await ticketCountOf(databaseUrl);
+const { tickets, wal: postgresSettings } = await databaseFacts(databaseUrl);
 console.log(
   `realtime bench: ${tickets} tickets, ${agentCount} agents, ${visitorCount} visitors, ${rate} msg/s for ${durationSeconds} s, ` +
     `${processCount} server process(es), customers through ${source}${history > 0 ? `, ${history} messages of history each` : ''}; node ${process.version}, ${os.cpus().length} cores, run ${runTag}`,
+);
+console.log(
+  `  PostgreSQL: ${Object.entries(postgresSettings)
+    .map(([name, setting]) => `${name} ${setting}`)
+    .join(', ')}`,
 );
 
 await vacuumWhenAutovacuumIsOff(databaseUrl);
@@ -213,6 +236,8 @@ writeFileSync(
         processes: processCount,
         source,
         history,
+        dropListenerAt,
+        postgres: postgresSettings,
       },
       product,
       jobs: backlog,

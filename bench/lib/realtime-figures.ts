@@ -1,6 +1,7 @@
 // The realtime bench's figures (bench:realtime): latency from what the visitors sent and the
 // agents heard, marker by marker, ingest from the closed loop, and how both print beside the
 // bare pipeline's.
+import { writeFileSync } from 'node:fs';
 import { type ClosedLoopResult, type OpenLoopResult, percentile, type Receipts } from './socket-workers';
 
 export interface LatencyFigures {
@@ -45,6 +46,9 @@ export interface IngestFigures {
   loadCpuMsPerMessage: number;
 }
 
+/** How many timelines this process wrote (BENCH_TIMELINE): the product's run is the first. */
+let timelines = 0;
+
 /** Sent and heard, marker by marker: latency to the expected agent's first socket, losses, repeats. */
 export function latencyOf(load: OpenLoopResult, heard: Receipts): LatencyFigures {
   const times = new Map(heard.receipts);
@@ -55,6 +59,9 @@ export function latencyOf(load: OpenLoopResult, heard: Receipts): LatencyFigures
   let lost = 0;
   let unanswered = 0;
   const lostMarkers: string[] = [];
+  // BENCH_TIMELINE=<file> keeps each message's send time, acknowledgement and latency, to see
+  // when in a run the slow ones were sent (a diagnosis, not a figure).
+  const timeline: Array<[number, number, number]> = [];
   const refused = Object.values(load.errors).reduce((sum, n) => sum + n, 0);
   for (const [marker, sentAt, ackMs] of load.sent) {
     if (ackMs >= 0) acks.push(ackMs);
@@ -68,7 +75,12 @@ export function latencyOf(load: OpenLoopResult, heard: Receipts): LatencyFigures
     }
     duplicates += at.length - 1;
     samples.push(Math.min(...at) - sentAt);
+    timeline.push([sentAt, ackMs, Math.min(...at) - sentAt]);
     if (ackMs >= 0) afterAck.push(Math.min(...at) - sentAt - ackMs);
+  }
+  if (process.env.BENCH_TIMELINE) {
+    timelines += 1;
+    writeFileSync(`${process.env.BENCH_TIMELINE}.${timelines}.json`, JSON.stringify(timeline));
   }
   afterAck.sort((a, b) => a - b);
   samples.sort((a, b) => a - b);

@@ -2,6 +2,7 @@
 // signed in and holding sockets in one worker process, visitors in another; a latency run at a
 // fixed rate (open loop), then an ingest run (closed loop), each with the CPU time it cost.
 import { visitorChatLimits } from '@app/contracts';
+import pg from 'pg';
 import { cpuMsByPid, cpuMsOf, postgresCpuMsSince, postgresPids } from './cpu';
 import { assignConversations, benchPassword, bigClientSlug } from './owner-api';
 import { type IngestFigures, ingestOf, type LatencyFigures, latencyOf } from './realtime-figures';
@@ -26,6 +27,26 @@ export interface RealtimeSettings {
   runTag: string;
   /** Earlier messages each of the product's conversations gets before it is measured (--history). */
   history: number;
+  /**
+   * Seconds into the product's latency run at which its servers' listening connections are
+   * ended (--drop-listener); 0: never. Shows that events committed meanwhile still arrive.
+   */
+  dropListenerAt: number;
+}
+
+/** Ends every connection of the database that listens (the server processes' event buses). */
+async function dropListeners(databaseUrl: string): Promise<number> {
+  const client = new pg.Client({ connectionString: databaseUrl });
+  await client.connect();
+  try {
+    const result = await client.query(
+      `select pg_terminate_backend(pid) from pg_stat_activity
+        where datname = current_database() and pid <> pg_backend_pid() and query ilike 'listen %'`,
+    );
+    return result.rowCount ?? 0;
+  } finally {
+    await client.end();
+  }
 }
 
 /** Gives the run's conversations that lack it their history (--history), and says what it made. */
@@ -55,6 +76,7 @@ export async function measureRealtime(
     perVisitorAllowance,
     runTag,
     history,
+    dropListenerAt,
   }: RealtimeSettings,
   options: {
     source: 'livechat' | 'bare' | 'telegram';
@@ -117,6 +139,15 @@ export async function measureRealtime(
     await settle(1000);
     await agents.request({ cmd: 'reset-receipts' });
     let cpu = cpuMsOf(options.serverPids);
+    const dropping =
+      bare || dropListenerAt <= 0
+        ? undefined
+        : settle(dropListenerAt * 1000).then(async () => {
+            const dropped = await dropListeners(databaseUrl);
+            console.log(
+              `  ended ${dropped} listening connection(s) ${dropListenerAt} s into the latency run`,
+            );
+          });
     const load = await visitors.request({
       cmd: 'open-loop',
       rate,
@@ -124,6 +155,7 @@ export async function measureRealtime(
       conversations: prepared.map((each) => each.conversation),
       runTag,
     });
+    await dropping;
     await settle(3000);
     const latency = latencyOf(load, await agents.request({ cmd: 'receipts' }));
     latency.serverCpuMsPerMessage = (cpuMsOf(options.serverPids) - cpu) / load.sent.length;

@@ -53,6 +53,11 @@ export const serverEnv = z.object({
    */
   OUTBOX_RELAY_INTERVAL_MS: z.coerce.number().int().min(50).max(60_000).default(250),
   /**
+   * How long after its listening connection drops a process connects again (PostgreSQL). The
+   * events committed meanwhile are read from the outbox once it listens again.
+   */
+  LISTEN_RECONNECT_MS: z.coerce.number().int().min(100).max(60_000).default(1000),
+  /**
    * How often a worker process takes webhooks' kept updates that are due again (migration
    * 0035): a try that failed, after its backoff, or one whose process stopped, after its lease.
    */

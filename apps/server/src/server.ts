@@ -131,6 +131,7 @@ export async function startServer(config: AppConfig, options: ServerOptions = {}
     (await openDatabase({
       databaseUrl: config.DATABASE_URL,
       pgliteDataDir: path.join(config.dataDir, 'db'),
+      listenReconnectMs: config.LISTEN_RECONNECT_MS,
     }));
   await database.migrate();
   const demoClientId = config.SEED_DEMO ? (await seedDemoWorkspace(database.db)).clientId : null;

@@ -38,8 +38,17 @@ export interface DatabaseHandle {
   driver: 'pglite' | 'postgres';
   /** Runs raw SQL (for health checks and tests). */
   query<Row = Record<string, unknown>>(text: string, values?: unknown[]): Promise<Row[]>;
-  /** Subscribes to a NOTIFY channel; resolves with the function that unsubscribes. */
-  listen(channel: string, onPayload: (payload: string) => void): Promise<() => Promise<void>>;
+  /**
+   * Subscribes to a NOTIFY channel; resolves with the function that unsubscribes. On
+   * PostgreSQL the listening connection may drop and come back; notifications sent meanwhile
+   * are lost, so `onResumed` is called once it listens again, for the subscriber to read what
+   * it missed. PGlite listens in the process and never drops.
+   */
+  listen(
+    channel: string,
+    onPayload: (payload: string) => void,
+    onResumed?: () => void,
+  ): Promise<() => Promise<void>>;
   /** Raw SQL in one transaction on one connection, outside any tenant (the outbox relay). */
   sqlTransaction: SqlTransactionRunner;
   queueConnection: QueueConnection;
@@ -56,12 +65,14 @@ export interface DatabaseOptions {
   /** Where PGlite keeps its files; `memory://` keeps nothing. */
   pgliteDataDir?: string;
   poolSize?: number;
+  /** How long after the listening connection drops it connects again (PostgreSQL); 1 s. */
+  listenReconnectMs?: number;
 }
 
 /** Opens PostgreSQL when a URL is given, otherwise the embedded PGlite under DATA_DIR. */
 export async function openDatabase(options: DatabaseOptions): Promise<DatabaseHandle> {
   return options.databaseUrl
-    ? openPostgres(options.databaseUrl, options.poolSize ?? 10)
+    ? openPostgres(options.databaseUrl, options.poolSize ?? 10, options.listenReconnectMs ?? 1000)
     : openPglite(options);
 }
 
@@ -102,7 +113,11 @@ async function openPglite(options: DatabaseOptions): Promise<DatabaseHandle> {
   };
 }
 
-async function openPostgres(url: string, poolSize: number): Promise<DatabaseHandle> {
+async function openPostgres(
+  url: string,
+  poolSize: number,
+  listenReconnectMs: number,
+): Promise<DatabaseHandle> {
   const pool = new pg.Pool({ connectionString: url, max: poolSize });
   pool.on('error', () => undefined);
   // pg-boss's own connections, as many as it opened itself before. Its statements keep one
@@ -116,8 +131,11 @@ async function openPostgres(url: string, poolSize: number): Promise<DatabaseHand
   const db = drizzleNodePostgres(pool, { schema }) as unknown as Database;
   registerTenantConnections(db, pool);
   const listeners = new Map<string, Set<(payload: string) => void>>();
+  const resumers = new Set<() => void>();
   let listenClient: pg.Client | undefined;
   let closing = false;
+  /** Whether a listening connection was lost: the next one to listen tells the resumers. */
+  let dropped = false;
 
   /** One dedicated connection carries every LISTEN; it reconnects when it drops. */
   async function connectListener(): Promise<pg.Client> {
@@ -127,13 +145,35 @@ async function openPostgres(url: string, poolSize: number): Promise<DatabaseHand
     });
     client.on('error', () => undefined);
     client.on('end', () => {
-      listenClient = undefined;
-      if (!closing) setTimeout(() => void connectListener().catch(() => undefined), 1000);
+      if (listenClient === client) listenClient = undefined;
+      if (closing) return;
+      dropped = true;
+      setTimeout(() => void listener().catch(() => undefined), listenReconnectMs);
     });
     await client.connect();
-    for (const channel of listeners.keys()) await client.query(`LISTEN "${channel}"`);
+    try {
+      for (const channel of listeners.keys()) await client.query(`LISTEN "${channel}"`);
+    } catch (error) {
+      // Ending it tries again after the delay ('end' above).
+      await client.end().catch(() => undefined);
+      throw error;
+    }
     listenClient = client;
+    if (dropped) {
+      dropped = false;
+      for (const resumed of resumers) resumed();
+    }
     return client;
+  }
+
+  /** The listening connection, connecting it (once, however many ask) when there is none. */
+  let connecting: Promise<pg.Client> | undefined;
+  function listener(): Promise<pg.Client> {
+    if (listenClient) return Promise.resolve(listenClient);
+    connecting ??= connectListener().finally(() => {
+      connecting = undefined;
+    });
+    return connecting;
   }
 
   return {
@@ -143,16 +183,18 @@ async function openPostgres(url: string, poolSize: number): Promise<DatabaseHand
       const result = await pool.query(text, values);
       return result.rows;
     },
-    async listen(channel, onPayload) {
+    async listen(channel, onPayload, onResumed) {
       if (!/^[a-z_]+$/.test(channel)) throw new Error(`Invalid channel name ${channel}`);
       const handlers = listeners.get(channel) ?? new Set();
       handlers.add(onPayload);
       const isNew = !listeners.has(channel);
       listeners.set(channel, handlers);
-      const client = listenClient ?? (await connectListener());
+      const client = await listener();
       if (isNew) await client.query(`LISTEN "${channel}"`);
+      if (onResumed) resumers.add(onResumed);
       return async () => {
         handlers.delete(onPayload);
+        if (onResumed) resumers.delete(onResumed);
       };
     },
     sqlTransaction: postgresSqlTransactions(pool),

@@ -44,6 +44,7 @@ export class VisitorHub {
   private readonly byRoom = new Map<string, Set<VisitorConnection>>();
   private readonly connections = new Set<VisitorConnection>();
   private readonly unsubscribe: () => void;
+  private readonly unsubscribeMissed: () => void;
 
   constructor(
     bus: EventBus,
@@ -52,6 +53,11 @@ export class VisitorHub {
     private readonly logger: FastifyBaseLogger,
   ) {
     this.unsubscribe = bus.subscribe((event) => this.dispatch(event));
+    // Events this process could not hear: each widget reconnects and resumes from the last
+    // message it has, as after any dropped connection.
+    this.unsubscribeMissed = bus.onMissed(() => {
+      for (const connection of this.connections) connection.socket.close(1012, 'reconnect to resume');
+    });
   }
 
   /**
@@ -228,6 +234,7 @@ export class VisitorHub {
   /** Stops hearing events and closes every visitor socket (the server is shutting down). */
   close(): void {
     this.unsubscribe();
+    this.unsubscribeMissed();
     for (const connection of this.connections) connection.socket.close(1001, 'server shutting down');
     this.connections.clear();
   }

@@ -1,4 +1,4 @@
-import { and, asc, eq, gt, max, min, sql } from 'drizzle-orm';
+import { and, asc, eq, gt, inArray, max, min, sql } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
 import type { DatabaseHandle } from '../../db/client';
 import { outboxEvents } from '../../db/schema';
@@ -16,6 +16,18 @@ export interface DeliveredEvent {
 
 type Subscriber = (event: DeliveredEvent) => void;
 
+/**
+ * When the listening connection comes back, the bus reads what it missed from this many
+ * cursors before the newest it delivered: a lower cursor may commit after a higher one.
+ */
+const catchUpMargin = 1_000n;
+/** Events one catch-up read takes. */
+const catchUpPage = 500;
+/** Past this many missed events, subscribers are told to start over instead (`onMissed`). */
+export const maxCatchUpEvents = 5_000;
+/** How many delivered cursors the bus remembers, so that a catch-up delivers none twice. */
+const rememberedCursors = 4_096;
+
 const toDelivered = (row: typeof outboxEvents.$inferSelect): DeliveredEvent => ({
   cursor: row.id,
   clientId: row.clientId,
@@ -31,8 +43,17 @@ const toDelivered = (row: typeof outboxEvents.$inferSelect): DeliveredEvent => (
  */
 export class EventBus {
   private readonly subscribers = new Set<Subscriber>();
+  private readonly missedListeners = new Set<() => void>();
+  /** Topics handed over even when too many events were missed to hand over the rest. */
+  private readonly vitalTopics = new Set<string>();
   private unlisten?: () => Promise<void>;
   private chain: Promise<void> = Promise.resolve();
+  /** The highest cursor delivered (or the newest when listening began). */
+  private newest = 0n;
+  /** Cursors delivered lately, oldest first. */
+  private readonly delivered = new Set<bigint>();
+  /** Catch-ups after a dropped connection, and the events they delivered (for tests). */
+  readonly stats = { catchUps: 0, caughtUp: 0, missed: 0 };
 
   constructor(
     private readonly database: DatabaseHandle,
@@ -40,13 +61,19 @@ export class EventBus {
   ) {}
 
   async start(): Promise<void> {
-    this.unlisten = await this.database.listen(eventChannel, (payload) => {
+    this.unlisten = await this.database.listen(
+      eventChannel,
       // Chained so that events reach subscribers in the order their commits were heard.
-      this.chain = this.chain
-        .then(() => this.deliver(payload))
-        .catch((error) => {
-          this.logger.error({ err: error }, 'event delivery failed');
-        });
+      (payload) => this.enqueue(() => this.deliver(payload)),
+      () => this.enqueue(() => this.catchUp()),
+    );
+    const { newest } = await this.cursorRange();
+    if (newest > this.newest) this.newest = newest;
+  }
+
+  private enqueue(work: () => Promise<void>): void {
+    this.chain = this.chain.then(work).catch((error) => {
+      this.logger.error({ err: error }, 'event delivery failed');
     });
   }
 
@@ -60,9 +87,95 @@ export class EventBus {
     return () => this.subscribers.delete(subscriber);
   }
 
+  /**
+   * Called when subscribers cannot be caught up (more than `maxCatchUpEvents` were missed
+   * while the connection was down): they should have their sockets start over.
+   */
+  onMissed(listener: () => void): () => void {
+    this.missedListeners.add(listener);
+    return () => this.missedListeners.delete(listener);
+  }
+
+  /**
+   * Events of the topic are handed over after a dropped connection even when the rest are
+   * not (`onMissed`): a revoked session must still close its sockets.
+   */
+  catchUpAlways(topic: string): void {
+    this.vitalTopics.add(topic);
+  }
+
   private async deliver(notification: string): Promise<void> {
     const event = await this.eventOf(notification);
-    if (!event) return;
+    if (event) this.hand(event);
+  }
+
+  /**
+   * The listening connection dropped and is back: hands over the events committed meanwhile,
+   * read from the outbox. The notifications heard since it came back wait behind this in the
+   * chain; an event both read here and heard goes out once. When more were missed than
+   * `maxCatchUpEvents`, or they cannot be read, none is handed over: the subscribers are
+   * told to start over (`onMissed`).
+   */
+  private async catchUp(): Promise<void> {
+    this.stats.catchUps += 1;
+    const found: DeliveredEvent[] = [];
+    const from = this.newest > catchUpMargin ? this.newest - catchUpMargin : 0n;
+    try {
+      let after = from;
+      for (;;) {
+        const rows = await this.database.db
+          .select()
+          .from(outboxEvents)
+          .where(gt(outboxEvents.id, after))
+          .orderBy(asc(outboxEvents.id))
+          .limit(catchUpPage);
+        for (const row of rows) if (!this.delivered.has(row.id)) found.push(toDelivered(row));
+        if (found.length > maxCatchUpEvents) return await this.startOver(found.length, from);
+        if (rows.length < catchUpPage) break;
+        after = rows[rows.length - 1].id;
+      }
+    } catch (error) {
+      this.logger.error({ err: error }, 'reading the events missed while listening was down failed');
+      return await this.startOver(found.length, from);
+    }
+    this.stats.caughtUp += found.length;
+    for (const event of found) this.hand(event);
+  }
+
+  private async startOver(missed: number, from: bigint): Promise<void> {
+    this.stats.missed += 1;
+    this.logger.warn({ missed }, 'events missed while listening was down; sockets start over');
+    const { newest } = await this.cursorRange().catch(() => ({ newest: this.newest }));
+    if (this.vitalTopics.size > 0) {
+      try {
+        const vital = await this.database.db
+          .select()
+          .from(outboxEvents)
+          .where(and(gt(outboxEvents.id, from), inArray(outboxEvents.topic, [...this.vitalTopics])))
+          .orderBy(asc(outboxEvents.id));
+        for (const row of vital) this.hand(toDelivered(row));
+      } catch (error) {
+        this.logger.error({ err: error }, 'reading the vital events missed while listening was down failed');
+      }
+    }
+    if (newest > this.newest) this.newest = newest;
+    for (const listener of this.missedListeners) {
+      try {
+        listener();
+      } catch (error) {
+        this.logger.error({ err: error }, 'missed-events listener failed');
+      }
+    }
+  }
+
+  /** Gives an event to every subscriber, once. */
+  private hand(event: DeliveredEvent): void {
+    if (this.delivered.has(event.cursor)) return;
+    this.delivered.add(event.cursor);
+    if (this.delivered.size > rememberedCursors) {
+      this.delivered.delete(this.delivered.values().next().value as bigint);
+    }
+    if (event.cursor > this.newest) this.newest = event.cursor;
     for (const subscriber of this.subscribers) {
       try {
         subscriber(event);

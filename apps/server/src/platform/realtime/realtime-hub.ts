@@ -54,6 +54,7 @@ export class RealtimeHub {
   private readonly authorizers = new Map<string, RoomAuthorizer>();
   private readonly connectionRooms: ConnectionRooms[] = [];
   private readonly unsubscribe: () => void;
+  private readonly unsubscribeMissed: () => void;
   private readonly frames = new WeakMap<DeliveredEvent, string>();
 
   constructor(
@@ -61,6 +62,20 @@ export class RealtimeHub {
     private readonly logger: FastifyBaseLogger,
   ) {
     this.unsubscribe = bus.subscribe((event) => this.dispatch(event));
+    // Events this process could not hear: every socket reloads what it shows.
+    this.unsubscribeMissed = bus.onMissed(() => void this.resyncAll());
+    bus.catchUpAlways(eventTopics.sessionRevoked);
+  }
+
+  private async resyncAll(): Promise<void> {
+    const newest = await this.bus.cursorRange().then(
+      (range) => range.newest,
+      () => 0n,
+    );
+    for (const connection of this.connections) {
+      if (newest > connection.lastCursor) connection.lastCursor = newest;
+      this.send(connection, { type: 'resync', cursor: connection.lastCursor.toString() });
+    }
   }
 
   /** Lets sockets join rooms of the kind (`ticket`) when the authorizer says yes. */
@@ -233,6 +248,7 @@ export class RealtimeHub {
 
   async close(): Promise<void> {
     this.unsubscribe();
+    this.unsubscribeMissed();
     for (const connection of this.connections) connection.socket.close(1001, 'server shutting down');
     this.connections.clear();
     this.members.clear();
