@@ -93,7 +93,7 @@ const settings: RealtimeSettings = {
  * The big client's tickets, and PostgreSQL's settings that decide how much WAL a checkpoint's
  * full-page images add and how often they come (the twenty-ninth stop).
  */
-async function databaseFacts(url: string): Promise<{ tickets: number; wal: Record<string, string> }> {
+async function databaseFacts(url: string): Promise<{ tickets: number; settings: Record<string, string> }> {
   const client = new pg.Client({ connectionString: url });
   await client.connect();
   try {
@@ -107,14 +107,14 @@ async function databaseFacts(url: string): Promise<{ tickets: number; wal: Recor
     );
     return {
       tickets: Number(result.rows[0].count),
-      wal: Object.fromEntries(settings.rows.map((row) => [row.name, row.setting])),
+      settings: Object.fromEntries(settings.rows.map((row) => [row.name, row.setting])),
     };
   } finally {
     await client.end();
   }
 }
 
-const { tickets, wal: postgresSettings } = await databaseFacts(databaseUrl);
+const { tickets, settings: postgresSettings } = await databaseFacts(databaseUrl);
 console.log(
   `realtime bench: ${tickets} tickets, ${agentCount} agents, ${visitorCount} visitors, ${rate} msg/s for ${durationSeconds} s, ` +
     `${processCount} server process(es), customers through ${source}${history > 0 ? `, ${history} messages of history each` : ''}; node ${process.version}, ${os.cpus().length} cores, run ${runTag}`,

@@ -59,9 +59,9 @@ export function latencyOf(load: OpenLoopResult, heard: Receipts): LatencyFigures
   let lost = 0;
   let unanswered = 0;
   const lostMarkers: string[] = [];
-  // BENCH_TIMELINE=<file> keeps each message's send time, acknowledgement and latency, to see
-  // when in a run the slow ones were sent (a diagnosis, not a figure).
-  const timeline: Array<[number, number, number]> = [];
+  // BENCH_TIMELINE=<prefix> keeps each message's send time, acknowledgement and latency in
+  // <prefix>.<n>.json, to see when in a run the slow ones were sent (a diagnosis, not a figure).
+  const timeline: Array<[number, number, number]> | undefined = process.env.BENCH_TIMELINE ? [] : undefined;
   const refused = Object.values(load.errors).reduce((sum, n) => sum + n, 0);
   for (const [marker, sentAt, ackMs] of load.sent) {
     if (ackMs >= 0) acks.push(ackMs);
@@ -74,11 +74,12 @@ export function latencyOf(load: OpenLoopResult, heard: Receipts): LatencyFigures
       continue;
     }
     duplicates += at.length - 1;
-    samples.push(Math.min(...at) - sentAt);
-    timeline.push([sentAt, ackMs, Math.min(...at) - sentAt]);
-    if (ackMs >= 0) afterAck.push(Math.min(...at) - sentAt - ackMs);
+    const latency = Math.min(...at) - sentAt;
+    samples.push(latency);
+    timeline?.push([sentAt, ackMs, latency]);
+    if (ackMs >= 0) afterAck.push(latency - ackMs);
   }
-  if (process.env.BENCH_TIMELINE) {
+  if (timeline) {
     timelines += 1;
     writeFileSync(`${process.env.BENCH_TIMELINE}.${timelines}.json`, JSON.stringify(timeline));
   }
