@@ -3,6 +3,7 @@ import pino from 'pino';
 import type { AppConfig } from './config';
 import { type DatabaseHandle, openDatabase } from './db/client';
 import { GinPendingListsKeeper } from './db/gin-pending-lists.keeper';
+import { postgresSettingsAdvice } from './db/server-settings';
 import { registerAuditJobs } from './modules/audit/audit.jobs';
 import { registerAuditRoutes } from './modules/audit/audit.routes';
 import { AuditService } from './modules/audit/audit.service';
@@ -134,6 +135,17 @@ export async function startServer(config: AppConfig, options: ServerOptions = {}
       listenReconnectMs: config.LISTEN_RECONNECT_MS,
     }));
   await database.migrate();
+  // Advice only: a server whose settings cannot be read starts all the same.
+  const settingsAdvice = await postgresSettingsAdvice(database).catch((error: unknown) => {
+    logger.warn({ err: error }, 'could not read PostgreSQL settings');
+    return [];
+  });
+  for (const advice of settingsAdvice) {
+    logger.warn(
+      advice,
+      `PostgreSQL's ${advice.name} is ${advice.value}: ${advice.why}. Set it to ${advice.wanted} (README, "Running on PostgreSQL").`,
+    );
+  }
   const demoClientId = config.SEED_DEMO ? (await seedDemoWorkspace(database.db)).clientId : null;
   if (demoClientId) await seedDemoInbox(database.db, demoClientId);
   const demoLivechat = demoClientId
