@@ -11,9 +11,10 @@
 --
 -- Thirtieth stop, AMD EPYC 2 vCPU, three runs (medians, 0024 and stretch first): lebaran 4.04
 -- and 4.12 ms a search, 3.80 and 3.96, 3.40 and 3.69; garansi 7.40 and 7.68, 6.76 and 6.55,
--- 6.70 and 6.71; refund 7.09 and 7.38, 6.57 and 6.68, 6.73 and 5.53. The index 217 MB built
--- fresh (237 MB after a few realtime runs), and 264 MB built fresh. Run before a VACUUM of ticket_search, the searches read the dead entries a realtime
--- run leaves behind and say nothing about the layout.
+-- 6.70 and 6.71; refund 7.09 and 7.38, 6.57 and 6.68, 6.73 and 5.53. The index as it is: 217 MB
+-- built fresh, 237 MB after a few realtime runs; stretch first: 264 MB built fresh. Run before a
+-- VACUUM of ticket_search, the searches read the dead entries a realtime run leaves behind and
+-- say nothing about the layout, so the script vacuums first.
 \set QUIET on
 VACUUM ticket_search;
 CREATE OR REPLACE FUNCTION ticket_search_dated_sf(p_words tsvector, p_day integer) RETURNS tsvector
@@ -41,6 +42,7 @@ BEGIN
             'ticket_search_dated(s.', 'ticket_search_dated_sf(s.');
 END $$;
 CREATE INDEX ticket_search_dated_words_sf_idx ON ticket_search USING gin (ticket_search_dated_sf(words, created_day));
+-- \gset keeps the answer out of the output.
 SELECT set_config('app.client_id', (SELECT id::text FROM clients WHERE slug = 'bench-big'), false) AS client \gset
 CREATE TEMP TABLE dated_micro (layout text, word text, ms float8);
 DO $$
