@@ -225,6 +225,26 @@ await explain('list-inbox-agent', () =>
 await explain('list-inbox-all-open', () =>
   tickets.list(ownerScope, query({ sort: 'lastMessageAt', tab: 'all' }), listDefaults.inbox),
 );
+// By channel: the channel is tested on ticket_activity's index entries (migration 0037).
+await explain('list-inbox-by-channel', () =>
+  tickets.list(
+    ownerScope,
+    query({ sort: 'lastMessageAt', tab: 'all', mediaPlatform: ['WAP', 'WPU'] }),
+    listDefaults.inbox,
+  ),
+);
+// By agent: the table from its index by agent and creation, the inbox from the activity's
+// assignee index (migration 0037).
+await explain('list-table-by-agent', () =>
+  tickets.list(ownerScope, query({ csId: [agent.id] }), listDefaults.table),
+);
+await explain('list-inbox-by-agent', () =>
+  tickets.list(
+    ownerScope,
+    query({ sort: 'lastMessageAt', tab: 'all', csId: [agent.id] }),
+    listDefaults.inbox,
+  ),
+);
 await explain('tab-counters', () =>
   withTenant(db, client.id, (tx) => findTicketCounters(tx, client.id, agent.id)),
 );

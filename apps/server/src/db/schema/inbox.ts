@@ -214,6 +214,14 @@ export const tickets = pgTable(
       table.id.desc(),
     ),
     index('tickets_client_closed_idx').on(table.clientId, table.closedAt.desc(), table.id.desc()),
+    // The table filtered by agent (0037). An assignee changes only when a chat is handed over,
+    // so a customer's message still rewrites its ticket in place.
+    index('tickets_client_assignee_created_idx').on(
+      table.clientId,
+      table.assigneeId,
+      table.createdAt.desc(),
+      table.id.desc(),
+    ),
     // Plain ascending keys: a backward scan gives `desc` (nulls first), the order the queries ask.
     index('tickets_room_idx').on(table.roomId, table.id),
     index('tickets_contact_idx').on(table.contactId, table.createdAt, table.id),
@@ -246,21 +254,27 @@ export const ticketActivity = pgTable(
     assigneeId: uuid('assignee_id'),
     lastMessageAt: timestamp('last_message_at', { withTimezone: true }).notNull(),
     expiresAt: timestamp('expires_at', { withTimezone: true }),
+    /** The ticket's channel (it never changes), so a page filtered by channel reads it here (0037). */
+    channel: text('channel').$type<ChannelCode>().notNull(),
   },
   (table) => [
-    // `expires_at` last: the EXPIRED filter is tested on the index entries (as in 0028).
+    // After the order: the EXPIRED filter (as in 0028) and the channel filter are tested on
+    // the index entries, so a page joins only the tickets it shows.
     index('ticket_activity_status_idx').on(
       table.clientId,
       table.status,
       table.lastMessageAt.desc(),
       table.id.desc(),
       table.expiresAt,
+      table.channel,
     ),
     index('ticket_activity_assignee_idx').on(
       table.clientId,
       table.assigneeId,
       table.lastMessageAt.desc(),
       table.id.desc(),
+      table.channel,
+      table.status,
     ),
   ],
 );

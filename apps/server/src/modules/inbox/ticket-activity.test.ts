@@ -24,6 +24,7 @@ async function keysOf(ticketId: number) {
       assigneeId: tickets.assigneeId,
       lastMessageAt: tickets.lastMessageAt,
       expiresAt: tickets.expiresAt,
+      channel: tickets.channel,
     })
     .from(tickets)
     .where(eq(tickets.id, ticketId));
@@ -34,6 +35,7 @@ async function keysOf(ticketId: number) {
       assigneeId: ticketActivity.assigneeId,
       lastMessageAt: ticketActivity.lastMessageAt,
       expiresAt: ticketActivity.expiresAt,
+      channel: ticketActivity.channel,
     })
     .from(ticketActivity)
     .where(eq(ticketActivity.id, ticketId));

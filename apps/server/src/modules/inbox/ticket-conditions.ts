@@ -114,14 +114,18 @@ export const activityColumn = renderedColumns(ticketActivity);
 
 /**
  * The columns a page's branches are read by: its client, status, assignee and expiry, its
- * order (`sort`, then `id`). By creation they are the ticket's own; by activity they are its
- * `ticket_activity` row's, whose indexes hold them in order.
+ * order (`sort`, then `id`), and its channel. By creation they are the ticket's own; by
+ * activity they are its `ticket_activity` row's, whose indexes hold them in order (and the
+ * channel and status after the order, tested on the index entry: migration 0037). A filter
+ * by channel or agent reads these too, so a page by activity reads one agent's chats from
+ * the assignee index.
  */
 export interface PageKeys {
   clientId: StringChunk;
   status: StringChunk;
   assigneeId: StringChunk;
   expiresAt: StringChunk;
+  channel: StringChunk;
   id: StringChunk;
   sort: StringChunk;
 }
@@ -182,6 +186,8 @@ export async function filterConditions(
   };
   if (filter.customerInfo) add(customerInfoCondition(filter.customerInfo));
   const column = ticketColumn();
+  // Channel and agent from the page's own keys: by activity, the activity row's (0037).
+  const keys = pageKeysOf(request.sort);
   // A date goes as the timestamptz column would send it (ISO, UTC).
   const instant = (value: string) => new Date(value).toISOString();
   if (filter.tags?.length) add(sql`${column.tags} && ${textArray(filter.tags)}`);
@@ -193,8 +199,8 @@ export async function filterConditions(
     const pattern = containsPattern(filter.remarksOrSubject);
     add(sql`(lower(${column.remarks}) like ${pattern} or lower(${column.subject}) like ${pattern})`);
   }
-  if (filter.mediaPlatform?.length) add(isAnyOf(column.channel, filter.mediaPlatform));
-  if (filter.csId?.length) add(isAnyOf(column.assigneeId, filter.csId));
+  if (filter.mediaPlatform?.length) add(isAnyOf(keys.channel, filter.mediaPlatform));
+  if (filter.csId?.length) add(isAnyOf(keys.assigneeId, filter.csId));
   if (filter.closedBy?.length) add(isAnyOf(column.closedBy, filter.closedBy));
   if (filter.createdBy?.length) add(isAnyOf(column.createdBy, filter.createdBy));
   if (filter.csGroup?.length) add(isAnyOf(column.groupId, filter.csGroup));

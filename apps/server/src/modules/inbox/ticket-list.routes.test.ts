@@ -216,6 +216,35 @@ describe('GET /api/csp/chatRoom (the inbox)', () => {
     expect(idsOf(queue)).toEqual(named('siti'));
   });
 
+  it('narrows the inbox by channel on every branch: statuses, the queue and own chats', async () => {
+    const inbox = (who: 'owner' | 'agent1', query: Record<string, string>) =>
+      list(who, query, '/api/csp/chatRoom').then(idsOf);
+    expect(await inbox('owner', { mediaPlatform: 'WAP' })).toEqual(named('budi'));
+    expect(await inbox('owner', { mediaPlatform: 'LVC' })).toEqual(named('agus', 'siti'));
+    expect(await inbox('owner', { mediaPlatform: 'LVC,WAP' })).toEqual(named('agus', 'siti', 'budi'));
+    expect(await inbox('owner', { mediaPlatform: 'IGM' })).toEqual([]);
+    expect(await inbox('agent1', { tab: 'mine', mediaPlatform: 'WAP' })).toEqual(named('budi'));
+    expect(await inbox('agent1', { tab: 'mine', mediaPlatform: 'LVC' })).toEqual([]);
+    expect(await inbox('agent1', { mediaPlatform: 'LVC' })).toEqual(named('siti'));
+  });
+
+  it('narrows the inbox by agent, in any status, and only within what the caller may see', async () => {
+    const inbox = (who: 'owner' | 'agent1', query: Record<string, string>) =>
+      list(who, query, '/api/csp/chatRoom').then(idsOf);
+    expect(await inbox('owner', { csId: userIds.agent2 })).toEqual(named('agus'));
+    expect(await inbox('owner', { csId: userIds.agent1 })).toEqual(named('budi'));
+    expect(await inbox('owner', { csId: `${userIds.agent1},${userIds.agent2}` })).toEqual(
+      named('agus', 'budi'),
+    );
+    expect(
+      await inbox('owner', { csId: userIds.agent2, status: 'UNASSIGNED,ASSIGNED,CLOSED,RESOLVED' }),
+    ).toEqual(named('agus', 'joko'));
+    expect(await inbox('owner', { csId: userIds.agent2, mediaPlatform: 'WAP' })).toEqual([]);
+    // An agent sees no other agent's chats, filter or not.
+    expect(await inbox('agent1', { csId: userIds.agent2 })).toEqual([]);
+    expect(await inbox('agent1', { csId: userIds.agent1 })).toEqual(named('budi'));
+  });
+
   it('shows an agent (CS 2) their own chats and the queue only; the owner sees all', async () => {
     const agent = await list(
       'agent1',

@@ -134,15 +134,20 @@ export class OutboxRelay {
     return this.running;
   }
 
+  /**
+   * A round that fails still honours a call made during it: that caller waits on this run,
+   * so it goes round once more (a failure used to end the run, and the caller's events
+   * waited for the next sweep).
+   */
   private async run(): Promise<void> {
-    try {
-      do {
-        this.again = false;
+    do {
+      this.again = false;
+      try {
         while ((await this.relayBatch()) === relayBatchSize) {}
-      } while (this.again);
-    } catch (error) {
-      this.logger.error({ err: error }, 'outbox relay failed; it will try again');
-    }
+      } catch (error) {
+        this.logger.error({ err: error }, 'outbox relay failed; it will try again');
+      }
+    } while (this.again);
   }
 
   /** The payload as the queue takes it; a selection that fails keeps it whole (the job decides). */

@@ -316,6 +316,26 @@ describe('outbox', () => {
     expect(handed).toEqual(ids.map(String));
   });
 
+  it('goes round once more after a failed run when it was asked to during that run', async () => {
+    let failOnce = true;
+    let askedDuringRun: Promise<void> | undefined;
+    await server.queue.register({ name: 'test.relay-again', handler: async () => {} });
+    server.relay.subscribe('test.outbox.again', 'test.relay-again', {
+      select: (payload) => {
+        if (!failOnce) return payload;
+        failOnce = false;
+        // Another caller (a notification, the sweep) asks while this run is under way.
+        askedDuringRun = server.relay.relayNow();
+        return { ...payload, unwritable: 1n };
+      },
+    });
+    const ids = await appendMany('test.outbox.again', 2);
+    await server.relay.relayNow();
+    expect(askedDuringRun).toBeDefined();
+    await askedDuringRun;
+    expect(await waitingOf(ids)).toBe(0);
+  });
+
   it('delivers an event too large for a notification by reading it back', async () => {
     const clientId = server.demoClientId!;
     const text = 'x'.repeat(20_000);
