@@ -2,3 +2,4 @@ export * from './events';
 export * from './identity';
 export * from './inbox';
 export * from './inbox-settings';
+export * from './ticket-activity';

@@ -114,16 +114,7 @@ export async function searchedTicketIds(kit: InboxTestKit, keyword: string): Pro
   return response.body.content.map((hit) => hit.ticket.id);
 }
 
-/** Polls until the check passes (jobs and sockets are asynchronous), or fails after the timeout. */
-export async function eventually<T>(check: () => Promise<T | undefined | false>, timeoutMs = 10_000) {
-  const until = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await check();
-    if (value) return value;
-    if (Date.now() > until) throw new Error('condition not met in time');
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-}
+export { eventually } from '../../test/eventually';
 
 /** The demo owner's inbox scope: sees, answers and manages every chat of the kit's client. */
 export function ownerScopeOf(kit: InboxTestKit): InboxScope {

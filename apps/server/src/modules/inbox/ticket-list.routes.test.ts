@@ -206,6 +206,9 @@ describe('GET /api/ticket/ticket/list filters', () => {
 });
 
 describe('GET /api/csp/chatRoom (the inbox)', () => {
+  const inbox = (who: 'owner' | 'agent1', query: Record<string, string>) =>
+    list(who, query, '/api/csp/chatRoom').then(idsOf);
+
   it('shows open chats by latest activity, and the tabs', async () => {
     const inbox = await list('owner', {}, '/api/csp/chatRoom');
     expect(inbox.status).toBe(200);
@@ -217,8 +220,6 @@ describe('GET /api/csp/chatRoom (the inbox)', () => {
   });
 
   it('narrows the inbox by channel on every branch: statuses, the queue and own chats', async () => {
-    const inbox = (who: 'owner' | 'agent1', query: Record<string, string>) =>
-      list(who, query, '/api/csp/chatRoom').then(idsOf);
     expect(await inbox('owner', { mediaPlatform: 'WAP' })).toEqual(named('budi'));
     expect(await inbox('owner', { mediaPlatform: 'LVC' })).toEqual(named('agus', 'siti'));
     expect(await inbox('owner', { mediaPlatform: 'LVC,WAP' })).toEqual(named('agus', 'siti', 'budi'));
@@ -229,8 +230,6 @@ describe('GET /api/csp/chatRoom (the inbox)', () => {
   });
 
   it('narrows the inbox by agent, in any status, and only within what the caller may see', async () => {
-    const inbox = (who: 'owner' | 'agent1', query: Record<string, string>) =>
-      list(who, query, '/api/csp/chatRoom').then(idsOf);
     expect(await inbox('owner', { csId: userIds.agent2 })).toEqual(named('agus'));
     expect(await inbox('owner', { csId: userIds.agent1 })).toEqual(named('budi'));
     expect(await inbox('owner', { csId: `${userIds.agent1},${userIds.agent2}` })).toEqual(

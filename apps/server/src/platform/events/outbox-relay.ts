@@ -135,9 +135,8 @@ export class OutboxRelay {
   }
 
   /**
-   * A round that fails still honours a call made during it: that caller waits on this run,
-   * so it goes round once more (a failure used to end the run, and the caller's events
-   * waited for the next sweep).
+   * Each round catches its own failure, so a call made during a failed round still gets the
+   * round it waits on, instead of leaving its events to the next sweep.
    */
   private async run(): Promise<void> {
     do {
