@@ -1,10 +1,19 @@
-/** Resolves with the first truthy value `check` gives, trying every 100 ms until `timeoutMs`. */
-export async function eventually<T>(check: () => Promise<T | undefined | null | false>, timeoutMs = 20_000) {
+type Falsy = undefined | null | false;
+
+/**
+ * Resolves with the first truthy value `check` gives, trying every `intervalMs` (100 ms) until
+ * `timeoutMs` (20 s); then throws `message`.
+ */
+export async function eventually<T>(
+  check: () => Promise<T | Falsy> | T | Falsy,
+  timeoutMs = 20_000,
+  { intervalMs = 100, message = 'condition not met in time' }: { intervalMs?: number; message?: string } = {},
+): Promise<T> {
   const until = Date.now() + timeoutMs;
   for (;;) {
     const value = await check();
     if (value) return value;
-    if (Date.now() > until) throw new Error('condition not met in time');
-    await new Promise((resolve) => setTimeout(resolve, 100));
+    if (Date.now() > until) throw new Error(message);
+    await new Promise((resolve) => setTimeout(resolve, intervalMs));
   }
 }

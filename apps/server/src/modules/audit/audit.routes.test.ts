@@ -7,6 +7,7 @@ import {
 } from '@app/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { auditLogs } from '../../db/schema';
+import { eventually } from '../../test/eventually';
 import { createClientWithUser } from '../../test/factories';
 import { startTestServer, type TestServer } from '../../test/test-server';
 
@@ -38,12 +39,9 @@ async function waitForRow(
   match: (entry: AuditLogEntry) => boolean,
   token = ownerToken,
 ): Promise<AuditLogEntry> {
-  for (let attempt = 0; attempt < 100; attempt += 1) {
-    const found = (await readPage('', token)).body.content?.find(match);
-    if (found) return found;
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-  throw new Error('no such audit row');
+  return eventually(async () => (await readPage('', token)).body.content?.find(match), 10_000, {
+    message: 'no such audit row',
+  });
 }
 
 describe('client log post', () => {

@@ -3,6 +3,7 @@ import { eq } from 'drizzle-orm';
 import { decodeJwt } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sessions } from '../../db/schema';
+import { eventually } from '../../test/eventually';
 import { createClientWithUser } from '../../test/factories';
 import { startTestServer, type TestServer } from '../../test/test-server';
 import { AccountActivityService } from './account-activity.service';
@@ -28,12 +29,13 @@ async function listFor(token: string): Promise<AccountActivity[]> {
 /** Waits for the sign-in job to write the session's record. */
 async function waitForRecord(token: string): Promise<AccountActivity> {
   const sessionId = sessionOf(token);
-  for (let attempt = 0; attempt < 100; attempt += 1) {
-    const found = (await listFor(token)).find((record) => record.sessionId === sessionId);
-    if (found) return found;
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-  throw new Error(`no account-activity record for session ${sessionId}`);
+  return eventually(
+    async () => (await listFor(token)).find((record) => record.sessionId === sessionId),
+    10_000,
+    {
+      message: `no account-activity record for session ${sessionId}`,
+    },
+  );
 }
 
 describe('account activity', () => {

@@ -4,6 +4,7 @@ import {
   openVisitorSocket,
   registerVisitor,
 } from '../../modules/livechat/visitor.test-support';
+import { eventually } from '../../test/eventually';
 import { createClientWithUser } from '../../test/factories';
 import { type Message, openSocket } from '../../test/socket-client';
 import { startTestServer, type TestServer } from '../../test/test-server';
@@ -37,19 +38,15 @@ describe.skipIf(!process.env.DATABASE_URL)('a dropped listening connection (Post
     const before = await server.database.query<{ pid: number }>(listening);
     expect(before).toHaveLength(1);
     await server.database.query('select pg_terminate_backend($1)', [before[0].pid]);
-    const deadline = Date.now() + 5_000;
-    while ((await server.database.query(listening)).some((row) => row.pid === before[0].pid)) {
-      if (Date.now() > deadline) throw new Error('the listening backend did not end');
-      await new Promise((resolve) => setTimeout(resolve, 10));
-    }
+    await eventually(
+      async () => !(await server.database.query(listening)).some((row) => row.pid === before[0].pid),
+      5_000,
+      { intervalMs: 10, message: 'the listening backend did not end' },
+    );
   }
 
   async function waitFor(done: () => boolean): Promise<void> {
-    const deadline = Date.now() + 10_000;
-    while (!done()) {
-      if (Date.now() > deadline) throw new Error('not caught up in time');
-      await new Promise((resolve) => setTimeout(resolve, 20));
-    }
+    await eventually(done, 10_000, { intervalMs: 20, message: 'not caught up in time' });
   }
 
   const ping = (n: number) =>

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { eventually } from '../../test/eventually';
 import { startTestServer, type TestServer } from '../../test/test-server';
 import { mailRetryDelaySeconds } from './mail.jobs';
 import { startTestSmtpServer } from './test-smtp-server';
@@ -16,13 +17,17 @@ async function waitForMail(
   done: (mail: MailboxBody['content'][0]) => boolean,
 ) {
   const { accessToken } = await server.login('owner@demo.test');
-  for (let tries = 0; tries < 100; tries += 1) {
-    const mailbox = await server.request<MailboxBody>('GET', '/api/identity/mailbox', { token: accessToken });
-    const mail = mailbox.body.content.find((entry) => entry.recipient === recipient);
-    if (mail && done(mail)) return mail;
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-  throw new Error(`mail to ${recipient} never settled`);
+  return eventually(
+    async () => {
+      const mailbox = await server.request<MailboxBody>('GET', '/api/identity/mailbox', {
+        token: accessToken,
+      });
+      const mail = mailbox.body.content.find((entry) => entry.recipient === recipient);
+      return mail && done(mail) ? mail : undefined;
+    },
+    10_000,
+    { message: `mail to ${recipient} never settled` },
+  );
 }
 
 describe('mail over SMTP when SMTP_URL is set', () => {

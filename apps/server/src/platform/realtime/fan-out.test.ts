@@ -6,6 +6,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { eventually } from '../../test/eventually';
 import { openSocket } from '../../test/socket-client';
 import { createTestDatabaseUrl } from '../../test/test-server';
 
@@ -102,15 +103,12 @@ describe.skipIf(!process.env.DATABASE_URL)('fan-out across processes (PostgreSQL
     const admin = new pg.Client({ connectionString: database.url });
     await admin.connect();
     try {
-      const deadline = Date.now() + 30_000;
-      let recorded: Date | null = null;
-      while (!recorded && Date.now() < deadline) {
+      const recorded = await eventually(async () => {
         const result = await admin.query(
           "select last_sign_in_at from users where email = 'agent1@demo.test' and shared_login_user_id is null",
         );
-        recorded = result.rows[0]?.last_sign_in_at ?? null;
-        if (!recorded) await new Promise((resolve) => setTimeout(resolve, 200));
-      }
+        return (result.rows[0]?.last_sign_in_at as Date | null) ?? null;
+      }, 30_000);
       expect(recorded).toBeInstanceOf(Date);
     } finally {
       await admin.end();

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { eventually } from '../../test/eventually';
 import { type Message, openSocket } from '../../test/socket-client';
 import { startTestServer, type TestServer } from '../../test/test-server';
 import { appendEvent, rooms } from '../events/outbox';
@@ -16,11 +17,7 @@ afterAll(async () => {
 
 /** Waits until the hub has seen what a test did (a socket's close reaches the server a moment later). */
 async function waitFor(done: () => boolean): Promise<void> {
-  const deadline = Date.now() + 5_000;
-  while (!done()) {
-    if (Date.now() > deadline) throw new Error('the hub did not catch up in time');
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
+  await eventually(done, 5_000, { intervalMs: 20, message: 'the hub did not catch up in time' });
 }
 
 const setStatus = (token: string, status: 'ONLINE' | 'OFFLINE') =>
