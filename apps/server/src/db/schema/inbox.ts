@@ -306,11 +306,23 @@ export const ticketSearch = pgTable(
      * the dated index tags each word with it, so a search reads the matches one day at a time.
      */
     createdDay: integer('created_day'),
+    /**
+     * When a drain or a fold last gave the part new words, while it is open; null once sealed
+     * (migration 0038). Only sealed parts are in the word indexes: a part being written goes
+     * into them once, when it has been quiet a while, instead of with every message. A search
+     * reads the client's open parts beside the indexes.
+     */
+    writtenAt: timestamp('written_at', { withTimezone: true }),
   },
   (table) => [
     primaryKey({ columns: [table.ticketId, table.part] }),
-    index('ticket_search_words_idx').using('gin', table.words),
-    index('ticket_search_dated_words_idx').using('gin', sql`ticket_search_dated(words, created_day)`),
+    index('ticket_search_words_idx').using('gin', table.words).where(sql`written_at is null`),
+    index('ticket_search_dated_words_idx')
+      .using('gin', sql`ticket_search_dated(words, created_day)`)
+      .where(sql`written_at is null`),
+    index('ticket_search_open_idx').on(table.clientId, table.createdDay).where(sql`written_at is not null`),
+    // The keeper's: open parts, least lately written first.
+    index('ticket_search_open_written_idx').on(table.writtenAt).where(sql`written_at is not null`),
   ],
 );
 

@@ -14,12 +14,19 @@ const roundsPerTick = 20;
 const tailQuietMs = 10 * 60_000;
 const foldEveryMs = 5_000;
 const foldBatch = 500;
+/**
+ * A part open for new words (migration 0038) is sealed into the word indexes once it has had
+ * none for this long; the same ticks look for such parts, up to `sealBatch` a time.
+ */
+const partQuietMs = 10 * 60_000;
+const sealBatch = 1000;
 
 /**
  * Keeps the keyword search's words (migration 0030): storing a message only notes it in
  * `ticket_search_backlog`, and this drains the notes a few times a second, each ticket's
  * waiting messages into its last words part in one rewrite (and every few seconds folds the
- * tails conversations left, migration 0036). Every worker process runs one;
+ * tails conversations left, migration 0036, and seals the parts they stopped writing into the
+ * word indexes, migration 0038). Every worker process runs one;
  * a client is drained by one transaction at a time (the others pass over it), and a search
  * drains its own client first (`ticket_search_catch_up`), so it never waits for a tick.
  */
@@ -62,16 +69,29 @@ export class SearchWordsKeeper {
     return Number(row?.taken ?? 0);
   }
 
+  /**
+   * Seals parts that have had no new word for `quietMs` (or `partQuietMs`) into the word
+   * indexes; answers how many. The keeper's ticks call it every few seconds.
+   */
+  async sealQuietParts(quietMs = partQuietMs): Promise<number> {
+    const [row] = await this.database.query<{ sealed: number }>(
+      'select ticket_search_seal_quiet($1, $2::interval) as sealed',
+      [sealBatch, `${quietMs} milliseconds`],
+    );
+    return Number(row?.sealed ?? 0);
+  }
+
   private async drain(): Promise<void> {
     await this.drainBacklog();
     if (Date.now() - this.lastFoldAt < foldEveryMs) return;
     this.lastFoldAt = Date.now();
     try {
       await this.foldQuietTails();
+      await this.sealQuietParts();
     } catch (error) {
-      // The tails stay as they are; a later tick folds them.
+      // The tails and parts stay as they are; a later tick takes them.
       this.stats.failures += 1;
-      this.logger.warn({ err: error }, 'search words: folding quiet tails failed');
+      this.logger.warn({ err: error }, 'search words: folding tails or sealing parts failed');
     }
   }
 

@@ -2,18 +2,15 @@ import { sql } from 'drizzle-orm';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { withTenant } from '../../db/tenant';
-import { type InboxTestKit, ownerScopeOf, startInboxTestKit } from './conversation.fixtures';
-import type { InboxScope } from './inbox.policy';
-import { catchUpSearchWords, knownKeywordVerdict } from './ticket-keyword';
-import { findTicketPage, type TicketFilter, type TicketSort } from './ticket-query.repository';
-import { listDefaults } from './ticket-query.service';
+import { type InboxTestKit, startInboxTestKit } from './conversation.fixtures';
+import { knownKeywordVerdict } from './ticket-keyword';
+import type { TicketFilter } from './ticket-query.repository';
+import { keywordPage, keywordPageRows, type PageOptions } from './ticket-search-pages.fixtures';
 
 let kit: InboxTestKit;
-let scope: InboxScope;
 
 beforeAll(async () => {
   kit = await startInboxTestKit();
-  scope = ownerScopeOf(kit);
 });
 afterAll(async () => {
   await kit?.server.close();
@@ -29,42 +26,16 @@ async function wordsOf(ticketId: number): Promise<string> {
   return row?.words ?? '';
 }
 
-interface PageOptions {
-  denseFrom?: number;
-  limit?: number;
-  sort?: TicketSort;
-}
-
 /** Ticket ids of one page for the keyword, with the given cap on the id list (and density test, page size). */
-async function page(
-  filter: TicketFilter,
-  keywordIdCap: number,
-  options: PageOptions = {},
-): Promise<number[]> {
-  return (await pageRows(filter, keywordIdCap, options, null)).map((row) => row.ticket.id);
-}
+const page = (filter: TicketFilter, keywordIdCap: number, options: PageOptions = {}) =>
+  keywordPage(kit, filter, keywordIdCap, options);
 
-async function pageRows(
+const pageRows = (
   filter: TicketFilter,
   keywordIdCap: number,
   options: PageOptions,
   after: { key: string; id: number } | null,
-) {
-  // As the services do before a keyword read: the waiting messages' words first.
-  if (filter.keyword) await catchUpSearchWords(kit.server.database.db, kit.clientId);
-  return withTenant(kit.server.database.db, kit.clientId, (tx) =>
-    findTicketPage(tx, {
-      scope,
-      filter,
-      defaultStatuses: listDefaults.table,
-      sort: options.sort ?? 'createdAt',
-      after,
-      limit: options.limit ?? 50,
-      keywordIdCap,
-      keywordDenseFrom: options.denseFrom ?? Number.POSITIVE_INFINITY,
-    }),
-  );
-}
+) => keywordPageRows(kit, filter, keywordIdCap, options, after);
 
 /** Every page's ticket ids in turn, each page `limit` long, by keyset. */
 async function everyPage(filter: TicketFilter, keywordIdCap: number, limit: number): Promise<number[][]> {
