@@ -7,7 +7,17 @@ import {
   IconFilterOff,
   IconSearch,
 } from '@tabler/icons-react';
-import { type ComponentProps, lazy, type ReactNode, Suspense, useState } from 'react';
+import {
+  type ComponentProps,
+  type CSSProperties,
+  lazy,
+  type ReactNode,
+  Suspense,
+  useEffect,
+  useId,
+  useRef,
+  useState,
+} from 'react';
 import { useTranslation } from 'react-i18next';
 import { currentLanguage } from '../../../shared/i18n';
 import type { DayRange } from '../shared/inbox-time';
@@ -86,8 +96,11 @@ function LazyDayRangeInput({
 }
 
 /**
- * A multi-select of the bar: until the user opens it, a stand-in of the same size shows the
- * chosen labels (or the placeholder) and clears them; then the real one loads in its place.
+ * A multi-select of the bar. While closed, a stand-in of the same size shows the first chosen
+ * label and how many more ("WhatsApp +1", or the placeholder) and clears them. Opening it loads
+ * the real one in its place as a checklist: the field keeps the same one-line summary instead of
+ * chips (a 142-px field cut a chosen "WhatsApp" to "W"), the list ticks what is chosen, and
+ * closing the list brings the stand-in back.
  */
 function LazyMultiSelect({
   data,
@@ -101,15 +114,32 @@ function LazyMultiSelect({
   onChange: (value: string[]) => void;
 }) {
   const [wanted, setWanted] = useState(false);
+  // Closed by Escape, the list leaves focus in its field: the stand-in takes it back.
+  const standInRef = useRef<HTMLButtonElement>(null);
+  const refocus = useRef(false);
+  const fieldId = useId();
+  useEffect(() => {
+    if (!wanted && refocus.current) {
+      refocus.current = false;
+      standInRef.current?.focus();
+    }
+  }, [wanted]);
+  const close = () => {
+    refocus.current = document.activeElement?.id === fieldId;
+    setWanted(false);
+  };
   const labels = value.map((chosen) => data.find((item) => item.value === chosen)?.label ?? chosen);
+  const summary = labels.length > 1 ? `${labels[0]} +${labels.length - 1}` : labels[0];
   const standIn = (
     <InputBase
+      ref={standInRef}
       component="button"
       type="button"
       pointer
       w={props.w}
       size={props.size}
       aria-label={props['aria-label']}
+      title={labels.length > 1 ? labels.join(', ') : undefined}
       rightSection={
         value.length > 0 ? (
           <CloseButton size="sm" onClick={() => onChange([])} />
@@ -123,7 +153,7 @@ function LazyMultiSelect({
       onClick={() => setWanted(true)}
       styles={{ input: { overflow: 'hidden', whiteSpace: 'nowrap', textOverflow: 'ellipsis' } }}
     >
-      {labels.length > 0 ? labels.join(', ') : <Input.Placeholder>{placeholder}</Input.Placeholder>}
+      {summary ?? <Input.Placeholder>{placeholder}</Input.Placeholder>}
     </InputBase>
   );
   if (!wanted) return standIn;
@@ -134,8 +164,18 @@ function LazyMultiSelect({
         data={data}
         value={value}
         onChange={onChange}
-        placeholder={placeholder}
+        placeholder={summary ?? placeholder}
+        styles={{
+          pill: { display: 'none' },
+          // The summary is a value, not a hint: it keeps the text colour the stand-in has.
+          input: summary
+            ? ({ '--input-placeholder-color': 'var(--mantine-color-text)' } as CSSProperties)
+            : {},
+        }}
+        comboboxProps={{ width: 220, position: 'bottom-start' }}
+        id={fieldId}
         openOnMount
+        onDropdownClose={close}
       />
     </Suspense>
   );
@@ -209,25 +249,19 @@ export function TicketFilterBar({
             w={142}
             size="sm"
             aria-label={t('inbox.filters.channel')}
-            placeholder={filters.mediaPlatform.length === 0 ? t('inbox.filters.allChannels') : undefined}
+            placeholder={t('inbox.filters.allChannels')}
             data={choices.channels}
             value={filters.mediaPlatform}
             onChange={(value) => set('mediaPlatform', value as TicketFilters['mediaPlatform'])}
-            clearable
-            hidePickedOptions
-            styles={{ pillsList: { flexWrap: 'nowrap', overflow: 'hidden' } }}
           />
           <LazyMultiSelect
             w={142}
             size="sm"
             aria-label={t('inbox.filters.status')}
-            placeholder={filters.status.length === 0 ? t('inbox.filters.allStatuses') : undefined}
+            placeholder={t('inbox.filters.allStatuses')}
             data={choices.statuses}
             value={filters.status}
             onChange={(value) => set('status', value as TicketFilters['status'])}
-            clearable
-            hidePickedOptions
-            styles={{ pillsList: { flexWrap: 'nowrap', overflow: 'hidden' } }}
           />
           {withDrawer ? (
             <Button

@@ -1,0 +1,52 @@
+import { expect, test } from '@playwright/test';
+import { demoUsers, signIn } from '../support/demo';
+
+test('the channel filter of the ticket table reads whole and narrows the rows', async ({ page }) => {
+  await signIn(page, demoUsers.owner);
+  await page.goto('/customer-service/ticket-view');
+  await page.getByTestId('tab-all').click();
+  const rows = page.getByTestId('ticket-row');
+  await expect(rows.first()).toBeVisible();
+  const shown = () =>
+    rows
+      .locator('[data-channel]')
+      .evaluateAll((chips) => chips.map((chip) => chip.getAttribute('data-channel')));
+  expect(new Set(await shown()).size).toBeGreaterThan(2);
+
+  // The field opens as a checklist; what is chosen is ticked in the list, not cut into chips.
+  const field = page.getByRole('button', { name: 'Kanal', exact: true });
+  await field.click();
+  await page.getByRole('option', { name: 'WhatsApp', exact: true }).click();
+  await page.getByRole('option', { name: 'Telegram', exact: true }).click();
+  await expect(page.getByRole('option', { name: 'WhatsApp', exact: true })).toHaveAttribute(
+    'aria-selected',
+    'true',
+  );
+  await expect(page.getByRole('option', { name: 'Telegram', exact: true })).toHaveAttribute(
+    'aria-selected',
+    'true',
+  );
+  await expect(page.getByPlaceholder('WhatsApp +1')).toBeVisible();
+
+  // Escape closes the list and gives focus back to the field, which sums up the choice whole.
+  await page.keyboard.press('Escape');
+  await expect(page.getByRole('listbox')).toBeHidden();
+  await expect(field).toBeFocused();
+  await expect(field).toHaveText('WhatsApp +1');
+  await expect(field).toHaveAttribute('title', 'WhatsApp, Telegram');
+  const box = await field.boundingBox();
+  const text = await field.evaluate((element) => ({
+    scroll: element.scrollWidth,
+    client: element.clientWidth,
+  }));
+  expect(text.scroll).toBeLessThanOrEqual(text.client);
+  expect(box?.height).toBeLessThan(40);
+
+  await expect.poll(async () => [...new Set(await shown())].sort()).toEqual(['TLG', 'WAP']);
+  await page.screenshot({ path: 'test-results/ticket-filter-bar.png' });
+
+  // Its clear button gives back every channel.
+  await field.locator('..').getByRole('button').last().click();
+  await expect(field).toHaveText('Semua kanal');
+  await expect.poll(async () => new Set(await shown()).size).toBeGreaterThan(2);
+});
