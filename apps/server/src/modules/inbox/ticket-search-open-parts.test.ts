@@ -1,9 +1,11 @@
+import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createClientWithUser } from '../../test/factories';
 import { createChannelAccount } from '../../test/inbox-factories';
 import { type InboxTestKit, startInboxTestKit } from './conversation.fixtures';
 import { knownKeywordVerdict } from './ticket-keyword';
 import { keywordPage } from './ticket-search-pages.fixtures';
+import { SearchWordsKeeper } from './ticket-search-words.keeper';
 
 // Search parts open while they are written (migration 0038): only sealed parts are in the word
 // indexes, and a search reads the open ones beside them.
@@ -89,5 +91,33 @@ describe('open search parts', () => {
     expect(await everyWay('zirkon')).toEqual(anyWay(both));
     expect(await everyWay('zirkon besar')).toEqual(anyWay([open.ticket.id]));
     expect(await everyWay('zirkon -besar')).toEqual(anyWay([sealed.ticket.id]));
+  });
+
+  it('seals round after round while a round comes back full, within one housekeeping', async () => {
+    const tickets: number[] = [];
+    for (let index = 0; index < 6; index += 1) {
+      const { ticket } = await kit.inbound(kit.telegram, { text: `Pesanan zusafir nomor ${index}` });
+      tickets.unshift(ticket.id);
+    }
+    await kit.server.searchWords.tick();
+    const openParts = async () =>
+      Number(
+        (
+          await kit.server.database.query<{ count: number }>(
+            'select count(*) as count from ticket_search where written_at is not null',
+          )
+        )[0]?.count,
+      );
+    const open = await openParts();
+    expect(open).toBeGreaterThanOrEqual(6);
+    // Three rounds' worth: a keeper that stopped after one full round would leave two thirds.
+    const keeper = new SearchWordsKeeper(kit.server.database, pino({ level: 'silent' }), {
+      partQuietMs: 0,
+      sealBatch: Math.ceil(open / 3),
+    });
+    await keeper.tick();
+    expect(await openParts()).toBe(0);
+    expect(keeper.stats.failures).toBe(0);
+    expect(await everyWay('zusafir')).toEqual(anyWay(tickets));
   });
 });

@@ -16,10 +16,24 @@ const foldEveryMs = 5_000;
 const foldBatch = 500;
 /**
  * A part open for new words (migration 0038) is sealed into the word indexes once it has had
- * none for this long; the same ticks look for such parts, up to `sealBatch` a time.
+ * none for this long; the same ticks look for such parts, up to `sealBatch` a round.
  */
 const partQuietMs = 10 * 60_000;
 const sealBatch = 1000;
+/**
+ * Rounds of folding and sealing one housekeeping runs at most while rounds come back full
+ * (draining the backlog between them, so new messages do not wait behind it): up to 5,000
+ * parts every 5 s, so that a busy hour's quiet conversations do not pile up open.
+ */
+const housekeepingRounds = 5;
+
+/** The keeper's limits; tests shrink them. */
+export interface SearchWordsKeeperLimits {
+  tailQuietMs: number;
+  foldBatch: number;
+  partQuietMs: number;
+  sealBatch: number;
+}
 
 /**
  * Keeps the keyword search's words (migration 0030): storing a message only notes it in
@@ -35,11 +49,15 @@ export class SearchWordsKeeper {
   /** Rows taken and rounds that failed since the start (for the bench and the tests). */
   readonly stats = { taken: 0, failures: 0 };
   private lastFoldAt = 0;
+  private readonly limits: SearchWordsKeeperLimits;
 
   constructor(
     private readonly database: DatabaseHandle,
     private readonly logger: FastifyBaseLogger,
-  ) {}
+    limits: Partial<SearchWordsKeeperLimits> = {},
+  ) {
+    this.limits = { tailQuietMs, foldBatch, partQuietMs, sealBatch, ...limits };
+  }
 
   start(intervalMs: number): void {
     this.ticker.start(intervalMs);
@@ -61,10 +79,10 @@ export class SearchWordsKeeper {
    * Folds tails that have been quiet `quietMs` (or `tailQuietMs`) into the parts before them;
    * answers how many tails it took. The keeper's ticks call it every few seconds.
    */
-  async foldQuietTails(quietMs = tailQuietMs): Promise<number> {
+  async foldQuietTails(quietMs = this.limits.tailQuietMs): Promise<number> {
     const [row] = await this.database.query<{ taken: number }>(
       'select ticket_search_fold_quiet($1, $2::interval) as taken',
-      [foldBatch, `${quietMs} milliseconds`],
+      [this.limits.foldBatch, `${quietMs} milliseconds`],
     );
     return Number(row?.taken ?? 0);
   }
@@ -73,10 +91,10 @@ export class SearchWordsKeeper {
    * Seals parts that have had no new word for `quietMs` (or `partQuietMs`) into the word
    * indexes; answers how many. The keeper's ticks call it every few seconds.
    */
-  async sealQuietParts(quietMs = partQuietMs): Promise<number> {
+  async sealQuietParts(quietMs = this.limits.partQuietMs): Promise<number> {
     const [row] = await this.database.query<{ sealed: number }>(
       'select ticket_search_seal_quiet($1, $2::interval) as sealed',
-      [sealBatch, `${quietMs} milliseconds`],
+      [this.limits.sealBatch, `${quietMs} milliseconds`],
     );
     return Number(row?.sealed ?? 0);
   }
@@ -86,8 +104,12 @@ export class SearchWordsKeeper {
     if (Date.now() - this.lastFoldAt < foldEveryMs) return;
     this.lastFoldAt = Date.now();
     try {
-      await this.foldQuietTails();
-      await this.sealQuietParts();
+      for (let round = 0; round < housekeepingRounds; round += 1) {
+        if (round > 0) await this.drainBacklog();
+        const folded = await this.foldQuietTails();
+        const sealed = await this.sealQuietParts();
+        if (folded < this.limits.foldBatch && sealed < this.limits.sealBatch) return;
+      }
     } catch (error) {
       // The tails and parts stay as they are; a later tick takes them.
       this.stats.failures += 1;
