@@ -94,8 +94,8 @@ export async function assignConversations(
 
 /**
  * Deletes what a run's visitors made in the big client: their contacts, and with them (by
- * cascade) identities, rooms, messages, tickets and search rows. Left in place, each realtime
- * run put a thousand live-chat tickets on top of the seeded ones, newest of all, and every
+ * cascade) identities, rooms, messages, tickets and search rows; then their search tails.
+ * Left in place, each realtime run put a thousand live-chat tickets on top of the seeded ones, newest of all, and every
  * filtered list after it walked past them (ten runs made the ticket list twice as dear).
  * Answers how many rooms went.
  */
@@ -112,6 +112,15 @@ export async function removeRunConversations(databaseUrl: string, runTag: string
       values,
     );
     await client.query(`delete from contacts where id in (${runContacts})`, values);
+    // Search tails (migration 0036) are keyed by ticket without a foreign key: left behind,
+    // they turned quiet ten minutes later and the keeper folded them (to nothing) during a
+    // later run, work that run did not make.
+    await client.query(
+      `delete from ticket_search_tails e
+        where e.client_id = (select id from clients where slug = $1)
+          and not exists (select 1 from tickets t where t.id = e.ticket_id)`,
+      [bigClientSlug],
+    );
     await client.query('commit');
     return rooms.rows[0].count as number;
   } finally {
