@@ -46,7 +46,28 @@ test('the channel filter of the ticket table reads whole and narrows the rows', 
   await page.screenshot({ path: 'test-results/ticket-filter-bar.png' });
 
   // Its clear button gives back every channel.
-  await field.locator('..').getByRole('button').last().click();
+  await page.getByRole('button', { name: 'Hapus filter Kanal' }).click();
   await expect(field).toHaveText('Semua kanal');
   await expect.poll(async () => new Set(await shown()).size).toBeGreaterThan(2);
+});
+
+test('a date field of the ticket table is cleared by a button named in the user language', async ({
+  page,
+}) => {
+  await signIn(page, demoUsers.owner);
+  await page.goto('/customer-service/ticket-view');
+  const created = page.getByRole('button', { name: 'Tanggal dibuat', exact: true });
+  // The table opens on today's tickets; the stand-in's clear button names its field.
+  await expect(created).not.toHaveText('Semua tanggal dibuat');
+  await page.getByRole('button', { name: 'Hapus filter Tanggal dibuat', exact: true }).click();
+  await expect(created).toHaveText('Semua tanggal dibuat');
+
+  await created.click();
+  await page.getByRole('button', { name: '7 hari terakhir', exact: true }).click();
+  await expect(created).not.toHaveText('Semua tanggal dibuat');
+
+  // The picker's clear button is an icon; the theme names it ("Kosongkan") in the user's language.
+  await page.keyboard.press('Escape');
+  await page.getByRole('button', { name: 'Kosongkan', exact: true }).click();
+  await expect(created).toHaveText('Semua tanggal dibuat');
 });

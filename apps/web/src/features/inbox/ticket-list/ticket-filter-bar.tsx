@@ -64,6 +64,7 @@ function LazyDayRangeInput({
   placeholder,
   ...props
 }: Omit<ComponentProps<typeof DayRangeField>, 'openOnMount'> & { placeholder: string }) {
+  const { t } = useTranslation();
   const [wanted, setWanted] = useState(false);
   const standIn = (
     <InputBase
@@ -74,7 +75,15 @@ function LazyDayRangeInput({
       size={props.size}
       aria-label={props['aria-label']}
       leftSection={<IconCalendar size={16} />}
-      rightSection={value[0] ? <CloseButton size="sm" onClick={() => onChange([null, null])} /> : undefined}
+      rightSection={
+        value[0] ? (
+          <CloseButton
+            size="sm"
+            aria-label={t('inbox.filters.clearField', { field: props['aria-label'] })}
+            onClick={() => onChange([null, null])}
+          />
+        ) : undefined
+      }
       rightSectionPointerEvents="all"
       onPointerEnter={preloadDatePickers}
       onFocus={preloadDatePickers}
@@ -113,6 +122,7 @@ function LazyMultiSelect({
   value: string[];
   onChange: (value: string[]) => void;
 }) {
+  const { t } = useTranslation();
   const [wanted, setWanted] = useState(false);
   // Closed by Escape, the list leaves focus in its field: the stand-in takes it back.
   const standInRef = useRef<HTMLButtonElement>(null);
@@ -142,7 +152,11 @@ function LazyMultiSelect({
       title={labels.length > 1 ? labels.join(', ') : undefined}
       rightSection={
         value.length > 0 ? (
-          <CloseButton size="sm" onClick={() => onChange([])} />
+          <CloseButton
+            size="sm"
+            aria-label={t('inbox.filters.clearField', { field: props['aria-label'] })}
+            onClick={() => onChange([])}
+          />
         ) : (
           <IconChevronDown size={16} />
         )
