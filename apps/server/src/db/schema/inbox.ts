@@ -366,13 +366,19 @@ export const ticketSearchTails = pgTable(
   ],
 );
 
-/** Open-ticket counters per scope (`all`, `unassigned`, `user:<id>`), kept by a trigger. */
+/**
+ * Open-ticket counters per scope (`all`, `unassigned`, `user:<id>`), kept by a trigger. A
+ * scope's count is the sum of its shards: each database connection adds to a shard of its own
+ * (migration 0040), so that two transactions opening, assigning or closing tickets of one
+ * client do not queue on one row until each other's commit.
+ */
 export const ticketCounters = pgTable(
   'ticket_counters',
   {
     clientId: tenant(),
     scope: text('scope').notNull(),
+    shard: smallint('shard').notNull().default(0),
     count: integer('count').notNull().default(0),
   },
-  (table) => [primaryKey({ columns: [table.clientId, table.scope] })],
+  (table) => [primaryKey({ columns: [table.clientId, table.scope, table.shard] })],
 );

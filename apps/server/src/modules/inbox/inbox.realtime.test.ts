@@ -116,7 +116,13 @@ describe('inbox events on the socket', () => {
     );
   });
 
-  it('announces the counts the trigger keeps', async () => {
+  it('announces the counts the trigger keeps, summed over their shards', async () => {
+    // Shards of no connection (they use 0-15): every count announced is a sum over shards.
+    await kit.server.database.query(
+      `insert into ticket_counters (client_id, scope, shard, count)
+       values ($1, 'all', 100, 3), ($1, 'unassigned', 100, 2), ($1, 'user:' || $2, 100, 5)`,
+      [kit.clientId, kit.userIds.agent1],
+    );
     const owner = await connect('owner');
     const { ticket } = await kit.inbound(kit.telegram);
     const opened = await owner.next(
@@ -126,7 +132,7 @@ describe('inbox events on the socket', () => {
       Object.fromEntries(
         (
           await kit.server.database.query<{ scope: string; count: number }>(
-            'select scope, count from ticket_counters where client_id = $1',
+            'select scope, sum(count)::int as count from ticket_counters where client_id = $1 group by scope',
             [kit.clientId],
           )
         ).map((row) => [row.scope, row.count]),
@@ -148,5 +154,8 @@ describe('inbox events on the socket', () => {
       unassigned: afterOpen.unassigned - 1,
       assignees: { [kit.userIds.agent1]: afterMove[`user:${kit.userIds.agent1}`] },
     });
+    await kit.server.database.query('delete from ticket_counters where client_id = $1 and shard = 100', [
+      kit.clientId,
+    ]);
   });
 });

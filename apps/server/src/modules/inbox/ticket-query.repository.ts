@@ -6,6 +6,7 @@ import { ticketActivity, ticketCounters, tickets } from '../../db/schema';
 import { withGenericPlan } from '../../db/tenant-connections';
 import { ticketSummaryJson } from './json-views';
 import type { TicketRow } from './ticket.presenter';
+import { counterSum } from './ticket.repository';
 import {
   type Branch,
   filterConditions,
@@ -290,14 +291,15 @@ export async function findTicketCounters(
 ): Promise<TicketCounters> {
   const mineScope = `user:${userId}`;
   const rows = await tx
-    .select({ scope: ticketCounters.scope, count: ticketCounters.count })
+    .select({ scope: ticketCounters.scope, count: counterSum })
     .from(ticketCounters)
     .where(
       and(
         eq(ticketCounters.clientId, clientId),
         inArray(ticketCounters.scope, ['all', 'unassigned', mineScope]),
       ),
-    );
+    )
+    .groupBy(ticketCounters.scope);
   const countOf = (scope: string) => rows.find((row) => row.scope === scope)?.count ?? 0;
   return { all: countOf('all'), unassigned: countOf('unassigned'), mine: countOf(mineScope) };
 }

@@ -216,6 +216,9 @@ export async function lockOtherOpenTickets(
     .for('update');
 }
 
+/** A scope's open tickets: the sum of its counter's shards (migration 0040). */
+export const counterSum = sql<number>`sum(${ticketCounters.count})::integer`.mapWith(Number);
+
 /** Open-ticket counters kept by the trigger, for these scopes (`all`, `unassigned`, `user:<id>`). */
 export async function readCounters(
   db: Executor,
@@ -223,9 +226,10 @@ export async function readCounters(
   scopes: string[],
 ): Promise<Map<string, number>> {
   const rows = await db
-    .select({ scope: ticketCounters.scope, count: ticketCounters.count })
+    .select({ scope: ticketCounters.scope, count: counterSum })
     .from(ticketCounters)
-    .where(and(eq(ticketCounters.clientId, clientId), inArray(ticketCounters.scope, scopes)));
+    .where(and(eq(ticketCounters.clientId, clientId), inArray(ticketCounters.scope, scopes)))
+    .groupBy(ticketCounters.scope);
   return new Map(rows.map((row) => [row.scope, row.count]));
 }
 
