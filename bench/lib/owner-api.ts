@@ -95,8 +95,9 @@ export async function assignConversations(
 /**
  * Deletes what a run's visitors made in the big client: their contacts, and with them (by
  * cascade) identities, rooms, messages, tickets and search rows; then their search tails.
- * Left in place, each realtime run put a thousand live-chat tickets on top of the seeded ones, newest of all, and every
- * filtered list after it walked past them (ten runs made the ticket list twice as dear).
+ * Left in place, each realtime run put a thousand live-chat tickets on top of the seeded ones,
+ * newest of all, and every filtered list after it walked past them (ten runs made the ticket
+ * list twice as dear).
  * Answers how many rooms went.
  */
 export async function removeRunConversations(databaseUrl: string, runTag: string): Promise<number> {

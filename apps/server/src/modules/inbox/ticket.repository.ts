@@ -217,7 +217,7 @@ export async function lockOtherOpenTickets(
 }
 
 /** A scope's open tickets: the sum of its counter's shards (migration 0040). */
-export const counterSum = sql<number>`sum(${ticketCounters.count})::integer`.mapWith(Number);
+export const counterSum = sql<number>`sum(${ticketCounters.count})::integer`;
 
 /** Open-ticket counters kept by the trigger, for these scopes (`all`, `unassigned`, `user:<id>`). */
 export async function readCounters(

@@ -54,6 +54,12 @@ function dayRangeLabel(range: DayRange, language: string): string {
     .join(' – ');
 }
 
+/** The clear button of a stand-in, named after its field ("Hapus filter Kanal"). */
+function ClearFilterButton({ field, onClear }: { field: string | undefined; onClear: () => void }) {
+  const { t } = useTranslation();
+  return <CloseButton size="sm" aria-label={t('inbox.filters.clearField', { field })} onClick={onClear} />;
+}
+
 /**
  * The created-date field of the bar: a stand-in that looks like the picker and can clear the
  * range, until the user opens it; then the picker loads and opens in its place.
@@ -64,7 +70,6 @@ function LazyDayRangeInput({
   placeholder,
   ...props
 }: Omit<ComponentProps<typeof DayRangeField>, 'openOnMount'> & { placeholder: string }) {
-  const { t } = useTranslation();
   const [wanted, setWanted] = useState(false);
   const standIn = (
     <InputBase
@@ -77,11 +82,7 @@ function LazyDayRangeInput({
       leftSection={<IconCalendar size={16} />}
       rightSection={
         value[0] ? (
-          <CloseButton
-            size="sm"
-            aria-label={t('inbox.filters.clearField', { field: props['aria-label'] })}
-            onClick={() => onChange([null, null])}
-          />
+          <ClearFilterButton field={props['aria-label']} onClear={() => onChange([null, null])} />
         ) : undefined
       }
       rightSectionPointerEvents="all"
@@ -122,7 +123,6 @@ function LazyMultiSelect({
   value: string[];
   onChange: (value: string[]) => void;
 }) {
-  const { t } = useTranslation();
   const [wanted, setWanted] = useState(false);
   // Closed by Escape, the list leaves focus in its field: the stand-in takes it back.
   const standInRef = useRef<HTMLButtonElement>(null);
@@ -152,11 +152,7 @@ function LazyMultiSelect({
       title={labels.length > 1 ? labels.join(', ') : undefined}
       rightSection={
         value.length > 0 ? (
-          <CloseButton
-            size="sm"
-            aria-label={t('inbox.filters.clearField', { field: props['aria-label'] })}
-            onClick={() => onChange([])}
-          />
+          <ClearFilterButton field={props['aria-label']} onClear={() => onChange([])} />
         ) : (
           <IconChevronDown size={16} />
         )
