@@ -14,7 +14,7 @@
 
 import os from 'node:os';
 import path from 'node:path';
-import { benchDatabaseUrl, parseFlags, vacuumWhenAutovacuumIsOff } from './lib/bench-db';
+import { benchDatabaseUrl, parseFlags, vacuumWhenAutovacuumIsOff, warmDatabaseCache } from './lib/bench-db';
 import { inboxLoad, pathOf, warnFailures } from './lib/inbox-load';
 import { as, connectReadOnly, discoverTargets, readInboxDataset } from './lib/inbox-targets';
 import { backlogAfterLoad, describeBacklog, dropLeftoverJobs } from './lib/job-backlog';
@@ -115,6 +115,7 @@ for (const signal of ['SIGINT', 'SIGTERM'] as const) {
 }
 
 await vacuumWhenAutovacuumIsOff(databaseUrl);
+await warmDatabaseCache(databaseUrl);
 const leftoverJobs = await dropLeftoverJobs(databaseUrl, new Date());
 if (leftoverJobs > 0) console.log(`  dropped ${leftoverJobs} jobs an earlier bench server left waiting`);
 try {

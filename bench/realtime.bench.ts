@@ -33,7 +33,13 @@ import os from 'node:os';
 import path from 'node:path';
 import { visitorChatLimits } from '@app/contracts';
 import pg from 'pg';
-import { benchDatabaseUrl, ensureDatabase, parseFlags, vacuumWhenAutovacuumIsOff } from './lib/bench-db';
+import {
+  benchDatabaseUrl,
+  ensureDatabase,
+  parseFlags,
+  vacuumWhenAutovacuumIsOff,
+  warmDatabaseCache,
+} from './lib/bench-db';
 import { type BacklogFigures, backlogAfterLoad, describeBacklog, dropLeftoverJobs } from './lib/job-backlog';
 import { bigClientSlug, newRunTag, ownerOfBigClient, removeRunConversations } from './lib/owner-api';
 import { type RunningProcess, repoRoot, startScriptProcess, startServerProcess } from './lib/processes';
@@ -126,6 +132,7 @@ console.log(
 );
 
 await vacuumWhenAutovacuumIsOff(databaseUrl);
+await warmDatabaseCache(databaseUrl);
 const runStartedAt = new Date();
 const leftover = await dropLeftoverJobs(databaseUrl, runStartedAt);
 if (leftover > 0) console.log(`  dropped ${leftover} jobs an earlier bench server left waiting`);

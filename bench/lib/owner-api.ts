@@ -50,7 +50,7 @@ export async function ownerOfBigClient(baseUrl: string): Promise<{ token: string
 /**
  * Assigns each conversation's ticket to its agent (conversation c → agent c % agents) as the
  * owner does in the inbox (POST chatRoom/transfer). The run's tickets are found by the run
- * tag that every customer name of the run carries.
+ * tag that every customer name of the run carries. Answers how long finding the tickets took.
  */
 export async function assignConversations(
   baseUrl: string,
@@ -59,7 +59,8 @@ export async function assignConversations(
   conversations: PreparedConversation[],
   agentIds: string[],
   channel: 'LVC' | 'TLG' = 'LVC',
-): Promise<void> {
+): Promise<{ findingMs: number }> {
+  const started = performance.now();
   const ticketOf = new Map<string, number>();
   let cursor: string | null = null;
   do {
@@ -75,6 +76,7 @@ export async function assignConversations(
     for (const ticket of page.content) ticketOf.set(ticket.customer.name, ticket.id);
     cursor = page.nextCursor;
   } while (cursor);
+  const findingMs = performance.now() - started;
   await inParallel(conversations, 8, async ({ conversation, customerName }) => {
     const ticketId = ticketOf.get(customerName);
     if (!ticketId) throw new Error(`no ticket found for ${customerName}`);
@@ -90,6 +92,7 @@ export async function assignConversations(
       return transfer();
     });
   });
+  return { findingMs };
 }
 
 /**

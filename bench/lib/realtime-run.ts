@@ -132,8 +132,26 @@ export async function measureRealtime(
     );
     if (!bare && options.ownerToken) {
       t = performance.now();
-      await assignConversations(options.agentUrl, options.ownerToken, runTag, prepared, agentIds, channel);
-      console.log(`  assigned to ${agentCount} agents in ${((performance.now() - t) / 1000).toFixed(1)} s`);
+      // Each transfer's events reach every connected agent: the agents' process is counted too.
+      const cpu = { server: cpuMsOf(options.serverPids), agents: cpuMsOf([agents.pid]) };
+      const framesBefore = await agents.request({ cmd: 'frames' });
+      const database = cpuMsByPid(postgresPids());
+      const { findingMs } = await assignConversations(
+        options.agentUrl,
+        options.ownerToken,
+        runTag,
+        prepared,
+        agentIds,
+        channel,
+      );
+      const perConversation = (value: number) => (value / prepared.length).toFixed(2);
+      console.log(
+        `  assigned to ${agentCount} agents in ${((performance.now() - t) / 1000).toFixed(1)} s ` +
+          `(finding the tickets ${(findingMs / 1000).toFixed(1)} s); CPU a conversation: ` +
+          `server ${perConversation(cpuMsOf(options.serverPids) - cpu.server)}, PostgreSQL ${perConversation(postgresCpuMsSince(database))}, ` +
+          `agents' sockets ${perConversation(cpuMsOf([agents.pid]) - cpu.agents)} ms; ` +
+          `${perConversation((await agents.request({ cmd: 'frames' })) - framesBefore)} frames to the agents`,
+      );
     }
     if (!bare) await giveHistory(databaseUrl, runTag, history);
     await settle(1000);

@@ -36,6 +36,8 @@ const agentSockets: WebSocket[] = [];
 let closedSockets = 0;
 let receipts = new Map<string, number[]>();
 let elsewhere = 0;
+/** Frames the agents' sockets heard after their hello, of every kind. */
+let frames = 0;
 const sources: InboundSource[] = [];
 /** Each conversation is sent through the source that opened it. */
 const sourceOf = new Map<number, InboundSource>();
@@ -114,6 +116,7 @@ async function connectAgents(command: Extract<WorkerCommand, { cmd: 'connect-age
           resolve();
           return;
         }
+        frames += 1;
         hear(agent, raw);
       });
     });
@@ -249,6 +252,8 @@ async function run(command: WorkerCommand): Promise<unknown> {
       return connectAgents(command);
     case 'receipts':
       return collectReceipts();
+    case 'frames':
+      return frames;
     case 'reset-receipts':
       receipts = new Map();
       elsewhere = 0;

@@ -8,6 +8,7 @@ export type WorkerCommand =
   | { cmd: 'sign-in'; baseUrl: string; agents: number; domain: string; password: string }
   | { cmd: 'connect-agents'; baseUrl: string; agents: number; socketsPerAgent: number; bare: boolean }
   | { cmd: 'receipts' }
+  | { cmd: 'frames' }
   | { cmd: 'reset-receipts' }
   | { cmd: 'prepare'; source: string; ctx: InboundContext }
   | { cmd: 'open-loop'; rate: number; durationSeconds: number; conversations: number[]; runTag: string }
@@ -53,6 +54,7 @@ export interface WorkerResults {
   'connect-agents': number;
   receipts: Receipts;
   'reset-receipts': null;
+  frames: number;
   prepare: PreparedConversation[];
   'open-loop': OpenLoopResult;
   'closed-loop': ClosedLoopResult;
