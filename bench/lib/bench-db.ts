@@ -120,7 +120,16 @@ export async function warmDatabaseCache(url: string): Promise<void> {
       return;
     }
     const started = performance.now();
-    await client.query('create extension if not exists pg_prewarm');
+    const available = await client.query('create extension if not exists pg_prewarm').then(
+      () => true,
+      (error: Error) => {
+        console.log(
+          `  pg_prewarm is not available (${error.message}): the database is not read into the cache`,
+        );
+        return false;
+      },
+    );
+    if (!available) return;
     // Every relation with storage of this database, other sessions' temporary ones aside.
     await client.query(
       `select pg_prewarm(c.oid, 'read') from pg_class c
