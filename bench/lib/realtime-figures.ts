@@ -3,6 +3,7 @@
 // bare pipeline's.
 import { writeFileSync } from 'node:fs';
 import { type ClosedLoopResult, type OpenLoopResult, percentile, type Receipts } from './socket-workers';
+import type { WalStretch } from './wal-images';
 
 export interface LatencyFigures {
   sent: number;
@@ -29,6 +30,8 @@ export interface LatencyFigures {
   afterAckP99: number;
   /** Server CPU time (all its processes, not PostgreSQL's) per message sent, over the run and its drain. */
   serverCpuMsPerMessage: number;
+  /** The WAL of the load's first seconds (the product's runs), or why it could not be read. */
+  wal?: WalStretch | string;
 }
 
 export interface IngestFigures {

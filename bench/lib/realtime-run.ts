@@ -9,6 +9,7 @@ import { type IngestFigures, ingestOf, type LatencyFigures, latencyOf } from './
 import { addRunHistory } from './run-history';
 import { SocketWorker } from './socket-workers';
 import { watchStatements } from './statements';
+import { describeWalStretch, walMark, walStretch } from './wal-images';
 
 /** The bench's settings a run reads. */
 export interface RealtimeSettings {
@@ -156,6 +157,11 @@ export async function measureRealtime(
     if (!bare) await giveHistory(databaseUrl, runTag, history);
     await settle(1000);
     await agents.request({ cmd: 'reset-receipts' });
+    // The WAL of the product's first seconds of load: the pages a checkpoint before them makes
+    // it write whole, by relation (wal-images.ts). Marks only during the load; read after it.
+    const walSeconds = Math.min(4, durationSeconds);
+    const walStart = bare ? undefined : await walMark(databaseUrl);
+    const walEnd = walStart ? settle(walSeconds * 1000).then(() => walMark(databaseUrl)) : undefined;
     let cpu = cpuMsOf(options.serverPids);
     const dropping =
       bare || dropListenerAt <= 0
@@ -177,6 +183,10 @@ export async function measureRealtime(
     await settle(3000);
     const latency = latencyOf(load, await agents.request({ cmd: 'receipts' }));
     latency.serverCpuMsPerMessage = (cpuMsOf(options.serverPids) - cpu) / load.sent.length;
+    if (walStart && walEnd) {
+      latency.wal = await walStretch(databaseUrl, walStart, await walEnd, walSeconds);
+      console.log(`  ${describeWalStretch(latency.wal)}`);
+    }
 
     const latencyEnded = performance.now();
 
