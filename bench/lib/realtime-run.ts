@@ -161,9 +161,8 @@ export async function measureRealtime(
     // it write whole, by relation (wal-images.ts). Marks only during the load; read after it.
     // A mark that cannot be read is said, and the run goes on.
     const walSeconds = Math.min(4, durationSeconds);
-    const markOrWhy = () => walMark(databaseUrl).catch((error: Error) => error.message);
-    const walStart = bare ? undefined : await markOrWhy();
-    const walEnd = walStart ? settle(walSeconds * 1000).then(markOrWhy) : undefined;
+    const walStart = bare ? undefined : await walMark(databaseUrl);
+    const walEnd = bare ? undefined : settle(walSeconds * 1000).then(() => walMark(databaseUrl));
     let cpu = cpuMsOf(options.serverPids);
     const dropping =
       bare || dropListenerAt <= 0
@@ -185,12 +184,8 @@ export async function measureRealtime(
     await settle(3000);
     const latency = latencyOf(load, await agents.request({ cmd: 'receipts' }));
     latency.serverCpuMsPerMessage = (cpuMsOf(options.serverPids) - cpu) / load.sent.length;
-    if (walStart && walEnd) {
-      const end = await walEnd;
-      latency.wal =
-        typeof walStart === 'string' || typeof end === 'string'
-          ? `the WAL's position could not be read (${typeof walStart === 'string' ? walStart : end})`
-          : await walStretch(databaseUrl, walStart, end, walSeconds);
+    if (walStart !== undefined && walEnd) {
+      latency.wal = await walStretch(databaseUrl, walStart, await walEnd, walSeconds);
       console.log(`  ${describeWalStretch(latency.wal)}`);
     }
 

@@ -36,8 +36,8 @@ async function withClient<T>(databaseUrl: string, use: (client: pg.Client) => Pr
   }
 }
 
-/** The WAL's position now, and the seconds since the last checkpoint began. */
-export function walMark(databaseUrl: string): Promise<WalMark> {
+/** The WAL's position now, and the seconds since the last checkpoint began; or why it cannot be read. */
+export function walMark(databaseUrl: string): Promise<WalMark | string> {
   return withClient(databaseUrl, async (client) => {
     const { rows } = await client.query<{ lsn: string; since: number }>(
       `select pg_current_wal_lsn()::text as lsn,
@@ -45,19 +45,22 @@ export function walMark(databaseUrl: string): Promise<WalMark> {
          from pg_control_checkpoint()`,
     );
     return { lsn: rows[0].lsn, checkpointSecondsBefore: rows[0].since };
-  });
+  }).catch((error: Error) => `the WAL's position could not be read (${error.message})`);
 }
 
 /**
  * What the WAL holds from `from` to `to`, `seconds` apart; a sentence saying why not where it
- * cannot be read (no pg_walinspect, a user who may not create it, or WAL already recycled).
+ * cannot be read (a mark that could not be read, no pg_walinspect, a user who may not create
+ * it, or WAL already recycled).
  */
 export function walStretch(
   databaseUrl: string,
-  from: WalMark,
-  to: WalMark,
+  from: WalMark | string,
+  to: WalMark | string,
   seconds: number,
 ): Promise<WalStretch | string> {
+  if (typeof from === 'string') return Promise.resolve(from);
+  if (typeof to === 'string') return Promise.resolve(to);
   const empty = { bytes: 0, records: 0, commits: 0, images: 0, imageBytes: 0, imagesByRelation: [] };
   const marks = { seconds, checkpointSecondsBefore: from.checkpointSecondsBefore };
   // Nothing written between them: pg_walinspect refuses a start it has not yet flushed past.
