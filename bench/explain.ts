@@ -20,8 +20,10 @@ import {
   roomPageOf,
   roomPageQuery,
 } from '../apps/server/src/modules/inbox/message.repository';
+import { findTicketExportDetails } from '../apps/server/src/modules/inbox/ticket-export.repository';
 import { findTicketCounters } from '../apps/server/src/modules/inbox/ticket-query.repository';
 import { listDefaults, TicketQueryService } from '../apps/server/src/modules/inbox/ticket-query.service';
+import { findMessageHits } from '../apps/server/src/modules/inbox/ticket-search.repository';
 import { TicketSearchService } from '../apps/server/src/modules/inbox/ticket-search.service';
 import { benchDatabaseUrl, parseFlags } from './lib/bench-db';
 import { tableFilters } from './lib/list-filters';
@@ -266,6 +268,21 @@ for (const keyword of ['pesanan', 'garansi', 'refund', 'INV/2026/01234', seasona
   const byDay = captured.find((entry) => entry.query.includes('inbox_keyword_dated_ticket_ids'));
   if (byDay) await explainCall(`search-${slug}-by-day`, byDay.query, byDay.params);
 }
+// A quoted phrase is confirmed on the messages of each ticket whose words hold it.
+await explain('search-phrase-pesanan-saya', () =>
+  search.search(ownerScope, query({ keyword: '"pesanan saya"' })),
+);
+// A ticket's messages are read over its room's index, between its floor and the next ticket's
+// (migration 0042): the giant room's tickets, each a stretch of its 100,000 messages.
+const giantTickets = (
+  await pool.query<{ id: string }>('select id from tickets where room_id = $1 order by id', [room.id])
+).rows.map((row) => Number(row.id));
+await explain('ticket-messages-snippets-giant-room', () =>
+  withTenant(db, client.id, (tx) => findMessageHits(tx, client.id, giantTickets, 'pesanan')),
+);
+await explain('ticket-messages-download-giant-room', () =>
+  withTenant(db, client.id, (tx) => findTicketExportDetails(tx, client.id, giantTickets)),
+);
 
 // Customers' messages into open tickets of the big client, one alone and eight together.
 const customers = (

@@ -50,7 +50,8 @@ export async function addRunHistory(
               ($3::int / 2 + ((t.id * 2654435761) % 1000) * $3::int / 1000)::int as length
          from tickets t join contacts c on c.id = t.contact_id
         where c.client_id = $1 and c.name like $2
-          and (select count(*) from messages m where m.ticket_id = t.id) < $3::int / 2`,
+          and (select count(*) from messages m
+                where m.room_id = t.room_id and m.id > t.message_floor and m.ticket_id = t.id) < $3::int / 2`,
       [clientId, `${visitorNamePrefix(runTag)} %`, messages],
     );
     const conversations = Number((await q(`select count(*) from history_tickets`)).rows[0].count);

@@ -223,15 +223,24 @@ export async function fillClient(
               end,
               'READ',
               t.created_at + make_interval(secs => k * 20), t.created_at + make_interval(secs => k * 20)
-         from tickets t
+         from (select * from tickets where client_id = $1 order by id) t
          cross join (select (select array_agg(body order by n) from pq) as questions,
                             (select array_agg(body order by n) from pa) as answers) ph
          cross join lateral generate_series(0, case
              when t.room_id = $2 then ($3::int / $4::int) - 1
              else floor(power(((t.id * 2654435761) % 1000) / 1000.0, 3) * 4 * greatest($5::float8 - 1, 0))::int
            end) k
-        where t.client_id = $1`,
+        order by t.id, k`,
       [clientId, giantRoom, giantMessages, Math.max(1, giantTickets), mean + 0.5, seasonalQuestion],
+    );
+    // The messages were written in the order of their tickets, as the product writes a room's
+    // tickets one after another; each ticket's floor then goes just below its first message
+    // (it was where the sequence stood when all the tickets were made: migration 0042).
+    await q(
+      `update tickets t set message_floor = first.id - 1
+         from (select ticket_id, min(id) as id from messages where client_id = $1 group by ticket_id) first
+        where t.id = first.ticket_id and t.client_id = $1`,
+      [clientId],
     );
     // What the messages_search_words trigger keeps, made once for every ticket: a part for
     // every 25 messages (about as many words as the trigger's 256-word parts hold here),

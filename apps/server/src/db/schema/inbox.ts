@@ -189,6 +189,13 @@ export const tickets = pgTable(
     expiresAt: timestamp('expires_at', { withTimezone: true }),
     /** Customer messages not yet read by an agent. */
     unreadCount: integer('unread_count').notNull().default(0),
+    /**
+     * Below every id of this ticket's messages: the messages' id sequence as it stood when the
+     * ticket was made (migration 0042). A ticket takes messages only while it is its room's open
+     * one, so its messages lie in its room between its own floor and the next ticket's, and
+     * are read over `messages_room_idx` (`ticketMessages`, ticket-messages.ts).
+     */
+    messageFloor: bigint('message_floor', { mode: 'number' }).notNull().default(sql`messages_id_floor()`),
     createdAt: createdAt(),
     closedAt: timestamp('closed_at', { withTimezone: true }),
     updatedAt: updatedAt(),
@@ -267,9 +274,11 @@ export const messages = pgTable(
     updatedAt: updatedAt(),
   },
   (table) => [
-    // Read both ways (newest page: backward; catching up: forward), so plain ascending.
+    // Read both ways (newest page: backward; catching up: forward), so plain ascending. A
+    // ticket's messages are read over it too, between the ticket's floor and the next one's
+    // (migration 0042): an index by ticket took a page written whole per conversation after
+    // each checkpoint.
     index('messages_room_idx').on(table.roomId, table.id),
-    index('messages_ticket_idx').on(table.ticketId, table.id),
     uniqueIndex('messages_provider_unique')
       .on(table.channelAccountId, table.providerMessageId)
       .where(sql`provider_message_id is not null`),

@@ -16,6 +16,7 @@ import {
 import { withTenant } from '../../db/tenant';
 import { type DemoAgent, type DemoConversation, demoConversations } from './demo-inbox-conversations';
 import { previewOf } from './ticket.presenter';
+import { settleMessageFloors } from './ticket-messages';
 
 /** The demo's channel accounts; the live chat's name is the one the live-chat seed looks for. */
 const demoAccounts: Array<{ channel: DemoConversation['channel']; name: string }> = [
@@ -254,6 +255,8 @@ async function seedConversations(tx: Transaction, clientId: string, context: See
     )
     .returning({ id: messages.id });
 
+  // The tickets were all made before their messages: their floors are set after them.
+  await settleMessageFloors(tx, clientId);
   let offset = 0;
   for (const plan of plans) {
     for (const [index, [, , extra]] of plan.conversation.lines.entries()) {

@@ -2,6 +2,7 @@ import { and, eq, inArray, sql } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/pg-core';
 import type { Executor } from '../../db/client';
 import { messages, ticketCategories, tickets, users } from '../../db/schema';
+import { ofTicketMessages, ticketBound } from './ticket-messages';
 
 /** What a download row adds to a ticket: the people's and category's names, and its messages. */
 export interface TicketExportDetails {
@@ -18,7 +19,8 @@ const closer = alias(users, 'closer');
 
 /**
  * Names, message count and first customer message for one page of tickets. The message
- * figures are per-ticket lookups through messages_ticket_idx, bounded by the page size.
+ * figures are per-ticket reads of the ticket's range of its room's messages (ticket-messages.ts),
+ * bounded by the page size.
  */
 export async function findTicketExportDetails(
   tx: Executor,
@@ -26,7 +28,7 @@ export async function findTicketExportDetails(
   ticketIds: number[],
 ): Promise<TicketExportDetails[]> {
   if (ticketIds.length === 0) return [];
-  const ofTicket = sql`${messages.clientId} = ${clientId} and ${messages.ticketId} = ${tickets.id}`;
+  const ofTicket = ofTicketMessages(clientId);
   return tx
     .select({
       ticketId: tickets.id,
@@ -38,6 +40,7 @@ export async function findTicketExportDetails(
         where ${ofTicket} and ${messages.senderType} = 'CUSTOMER' order by ${messages.id} limit 1)`,
     })
     .from(tickets)
+    .innerJoin(sql`lateral ${ticketBound}`, sql`true`)
     .leftJoin(assignee, and(eq(assignee.id, tickets.assigneeId), eq(assignee.clientId, clientId)))
     .leftJoin(closer, and(eq(closer.id, tickets.closedBy), eq(closer.clientId, clientId)))
     .leftJoin(

@@ -3,6 +3,7 @@ import type { Database, Executor } from '../../db/client';
 import { messages, ticketSearch, tickets } from '../../db/schema';
 import { withTenant } from '../../db/tenant';
 import { runAtCommit } from '../../db/tenant-connections';
+import { ofTicketMessages, ticketBound } from './ticket-messages';
 
 /**
  * The keyword filter of the ticket list and search: a customer name or phone number
@@ -159,7 +160,7 @@ export async function keywordCondition(
   const wordsOnly = keyword.replaceAll('"', ' ');
   const quoted = keyword.includes('"');
   const phrase = quoted
-    ? sql` and exists (select 1 from ${messages} where ${messages.ticketId} = ${tickets.id} and ${messageMatches(clientId, keyword)})`
+    ? sql` and exists (select 1 from ${ticketBound}, ${messages} where ${ofTicketMessages(clientId)} and ${messageMatches(clientId, keyword)})`
     : sql``;
   // A scalar subquery (the first of the ticket's parts that matches), so that it is tested on
   // each ticket of the walk: as EXISTS inside an OR the planner may hash every ticket's words first.

@@ -1,7 +1,8 @@
 import { sql } from 'drizzle-orm';
 import type { Executor } from '../../db/client';
-import { messages } from '../../db/schema';
+import { messages, tickets } from '../../db/schema';
 import { keywordQuery } from './ticket-keyword';
+import { ofTicketMessages, ticketBound } from './ticket-messages';
 
 /** Where a snippet's hit starts and ends: plain text the screen splits on, never HTML. */
 export const snippetMarkers = { start: '[[', stop: ']]' } as const;
@@ -40,7 +41,7 @@ export const snippetWindow = 1000;
 
 /**
  * The newest message of each ticket that matches the keyword, with a short snippet. Each
- * ticket's messages are read newest first over messages_ticket_idx and the read stops at the
+ * ticket's messages are read newest first over its room's index and the read stops at the
  * first match (or after `snippetWindow` messages: a hit older than that shows no snippet),
  * so a ticket with thousands of messages costs no more than a short one. ts_headline runs
  * once per ticket of the page only; a message without the keyword's words is passed over
@@ -60,11 +61,13 @@ export async function findMessageHits(
            replace(replace(ts_headline('simple', ${guarded}, ${keywordQuery(keyword)}, ${headlineOptions}),
              ${tagGuard.lt}, '<'), ${tagGuard.amp}, '&') as snippet
       from unnest(${`{${ticketIds.join(',')}}`}::bigint[]) as page(ticket_id)
+      join ${tickets} on ${tickets.id} = page.ticket_id and ${tickets.clientId} = ${clientId}
+      cross join lateral ${ticketBound}
       cross join lateral (
         select recent.id, recent.ticket_id, recent.text, recent.created_at
           from (select ${messages.id}, ${messages.ticketId}, ${messages.text}, ${messages.createdAt}
                   from ${messages}
-                 where ${messages.ticketId} = page.ticket_id and ${messages.clientId} = ${clientId}
+                 where ${ofTicketMessages(clientId)}
                  order by ${messages.id} desc
                  limit ${snippetWindow}) recent
          where ${sql.join(held)}to_tsvector('simple', recent.text) @@ ${keywordQuery(keyword)}
