@@ -109,8 +109,8 @@ async function seed(): Promise<void> {
   // Triggers are off during the load (statement triggers too): each ticket's activity row
   // (migration 0034) is made from the tickets as loaded.
   await step('ticket activity', () =>
-    q(`insert into ticket_activity (id, client_id, status, assignee_id, last_message_at, expires_at, channel)
-       select id, client_id, status, assignee_id, last_message_at, expires_at, channel from tickets order by id`),
+    q(`insert into ticket_activity (id, client_id, status, assignee_id, last_message_at, expires_at, channel, created_at)
+       select id, client_id, status, assignee_id, last_message_at, expires_at, channel, created_at from tickets order by id`),
   );
 
   await step(`rebuild ${indexDefinitions.length} indexes`, async () => {

@@ -1,4 +1,5 @@
 import type { ChannelCode } from '@app/contracts';
+import { sql } from 'drizzle-orm';
 import { bigint, index, pgTable, text, timestamp, uuid } from 'drizzle-orm/pg-core';
 import { tenant } from './columns';
 import { tickets } from './inbox';
@@ -24,6 +25,8 @@ export const ticketActivity = pgTable(
     expiresAt: timestamp('expires_at', { withTimezone: true }),
     /** The ticket's channel (it never changes), so a page filtered by channel reads it here (0037). */
     channel: text('channel').$type<ChannelCode>().notNull(),
+    /** The ticket's creation (it does not change), for the table's EXPIRED filter (0043). */
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull(),
   },
   (table) => [
     // After the order: the EXPIRED filter (as in 0028) and the channel filter are tested on
@@ -44,5 +47,10 @@ export const ticketActivity = pgTable(
       table.channel,
       table.status,
     ),
+    // The table's EXPIRED filter, newest created first: open chats only, with the expiry
+    // tested on the index entry, so a page joins only the tickets it shows (0043).
+    index('ticket_activity_open_created_idx')
+      .on(table.clientId, table.status, table.createdAt.desc(), table.id.desc(), table.expiresAt)
+      .where(sql`status in ('UNASSIGNED', 'ASSIGNED')`),
   ],
 );

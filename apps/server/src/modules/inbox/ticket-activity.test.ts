@@ -25,6 +25,7 @@ async function keysOf(ticketId: number) {
       lastMessageAt: tickets.lastMessageAt,
       expiresAt: tickets.expiresAt,
       channel: tickets.channel,
+      createdAt: tickets.createdAt,
     })
     .from(tickets)
     .where(eq(tickets.id, ticketId));
@@ -36,6 +37,7 @@ async function keysOf(ticketId: number) {
       lastMessageAt: ticketActivity.lastMessageAt,
       expiresAt: ticketActivity.expiresAt,
       channel: ticketActivity.channel,
+      createdAt: ticketActivity.createdAt,
     })
     .from(ticketActivity)
     .where(eq(ticketActivity.id, ticketId));
@@ -99,6 +101,17 @@ describe('ticket_activity (migration 0034)', () => {
       tx.update(tickets).set({ lastMessageAt: new Date() }).where(eq(tickets.id, ticket.id)),
     );
     expect(await activityVersion(ticket.id)).not.toBe(before);
+  });
+
+  it('follows a changed creation time, which the EXPIRED filter reads (migration 0043)', async () => {
+    const { ticket } = await kit.inbound(kit.telegram, { externalId: 'activity-5' });
+    const backdated = new Date(Date.now() - 3 * 86_400_000);
+    await withTenant(db(), kit.clientId, (tx) =>
+      tx.update(tickets).set({ createdAt: backdated }).where(eq(tickets.id, ticket.id)),
+    );
+    const keys = await keysOf(ticket.id);
+    expect(keys.activity.createdAt.getTime()).toBe(backdated.getTime());
+    expect(keys.activity).toEqual(keys.ticket);
   });
 
   it('goes with its ticket when the room is deleted', async () => {

@@ -205,6 +205,103 @@ describe('GET /api/ticket/ticket/list filters', () => {
   });
 });
 
+describe('the EXPIRED filter newest created first (read from the open chats’ activity, migration 0043)', () => {
+  /** These tickets live in 2019, apart from the other tests' range. */
+  const year2019 = { createdFrom: '2019-01-01T00:00:00.000Z', createdTo: '2019-12-31T23:59:59.999Z' };
+  const expired: Record<'queue' | 'agent1' | 'agent2' | 'fresh' | 'closed', number> = {} as never;
+
+  beforeAll(async () => {
+    const db = server.database.db;
+    const make = async (
+      name: string,
+      createdAt: string,
+      ticket: Record<string, unknown>,
+      channelAccount = liveChat,
+    ) =>
+      (
+        await createConversation(db, {
+          clientId,
+          channelAccount,
+          customer: { name },
+          ticket: { createdAt: at(createdAt), lastMessageAt: at(createdAt), ...ticket },
+        })
+      ).ticket.id;
+    const past = at('2019-06-01T00:00:00Z');
+    expired.queue = await make('Rina Expired', '2019-05-01T03:00:00Z', { expiresAt: past });
+    expired.agent2 = await make(
+      'Tono Expired',
+      '2019-05-02T03:00:00Z',
+      { status: 'ASSIGNED', assigneeId: userIds.agent2, expiresAt: past },
+      whatsApp,
+    );
+    expired.agent1 = await make('Wati Expired', '2019-05-03T03:00:00Z', {
+      status: 'ASSIGNED',
+      assigneeId: userIds.agent1,
+      expiresAt: past,
+    });
+    expired.fresh = await make('Yanto Fresh', '2019-05-04T03:00:00Z', {
+      status: 'ASSIGNED',
+      assigneeId: userIds.agent1,
+      expiresAt: at('2099-01-01T00:00:00Z'),
+    });
+    expired.closed = await make('Zaki Closed', '2019-05-05T03:00:00Z', {
+      status: 'CLOSED',
+      assigneeId: userIds.agent1,
+      closedAt: at('2019-05-06T03:00:00Z'),
+      expiresAt: past,
+    });
+  });
+
+  const of = (...names: Array<keyof typeof expired>) => names.map((name) => expired[name]);
+
+  it('merges both open statuses in creation order, page by page, and marks each expired', async () => {
+    const first = await list('owner', { ...year2019, status: 'EXPIRED', pageSize: 2 });
+    expect(first.status).toBe(200);
+    expect(idsOf(first)).toEqual(of('agent1', 'agent2'));
+    expect(first.content.every((ticket) => ticket.expired)).toBe(true);
+    expect(first.nextCursor).not.toBeNull();
+    const second = await list('owner', {
+      ...year2019,
+      status: 'EXPIRED',
+      pageSize: 2,
+      cursor: first.nextCursor!,
+    });
+    expect(idsOf(second)).toEqual(of('queue'));
+    expect(second.nextCursor).toBeNull();
+    const withClosed = await list('owner', { ...year2019, status: 'EXPIRED,CLOSED' });
+    expect(idsOf(withClosed)).toEqual(of('closed', 'agent1', 'agent2', 'queue'));
+  });
+
+  it('keeps the creation range, the other filters and what an agent may see', async () => {
+    const early = await list('owner', { ...year2019, createdTo: '2019-05-02T12:00:00Z', status: 'EXPIRED' });
+    expect(idsOf(early)).toEqual(of('agent2', 'queue'));
+    const late = await list('owner', { ...year2019, createdFrom: '2019-05-02T12:00:00Z', status: 'EXPIRED' });
+    expect(idsOf(late)).toEqual(of('agent1'));
+    expect(idsOf(await list('owner', { ...year2019, status: 'EXPIRED', mediaPlatform: 'WAP' }))).toEqual(
+      of('agent2'),
+    );
+    expect(idsOf(await list('owner', { ...year2019, status: 'EXPIRED', csId: userIds.agent1 }))).toEqual(
+      of('agent1'),
+    );
+    const inbox = '/api/csp/chatRoom';
+    const agent = await list('agent1', { ...year2019, status: 'EXPIRED', sort: 'createdAt' }, inbox);
+    expect(idsOf(agent)).toEqual(of('agent1', 'queue'));
+    const mine = await list(
+      'agent1',
+      { ...year2019, status: 'EXPIRED', sort: 'createdAt', tab: 'mine' },
+      inbox,
+    );
+    expect(idsOf(mine)).toEqual(of('agent1'));
+    const foreign = await server.request<TicketListResponse>(
+      'GET',
+      `/api/ticket/ticket/list?${new URLSearchParams({ ...year2019, status: 'EXPIRED' })}`,
+      { token: (await server.login(other.email)).accessToken },
+    );
+    expect(foreign.status).toBe(200);
+    expect(foreign.body.content).toEqual([]);
+  });
+});
+
 describe('GET /api/csp/chatRoom (the inbox)', () => {
   const inbox = (who: 'owner' | 'agent1', query: Record<string, string>) =>
     list(who, query, '/api/csp/chatRoom').then(idsOf);

@@ -12,8 +12,11 @@ import {
   filterConditions,
   hasPlanOfItsOwn,
   type KeysetPosition,
+  openByCreationKeysOf,
+  type PageKeys,
   pageKeysOf,
   planBranches,
+  readsOpenByCreation,
   statusCondition,
   type TicketPageRequest,
   type TicketSort,
@@ -49,26 +52,50 @@ const sortKeyOf = { createdAt: 'createdAt', lastMessageAt: 'lastMessageAt' } as 
 >;
 const sortColumnOf = (sort: TicketSort) => tickets[sortKeyOf[sort]];
 
-/** Newest first by the page's keys; NULLS LAST spelled out so the order is exactly the indexes' order. */
-const pageOrder: Record<TicketSort, () => SQL> = {
-  createdAt: renderedOnce(() => sql`${tickets.createdAt} desc nulls last, ${tickets.id} desc nulls last`),
-  lastMessageAt: renderedOnce(
+/**
+ * Where a branch reads its index range: tickets' own indexes by creation; ticket_activity's by
+ * activity (0034); or, by creation, the activity's open chats for expired ones only (0043,
+ * `readsOpenByCreation`). From the activity a branch joins each ticket it keeps by id.
+ */
+type BranchSource = 'tickets' | 'activity' | 'openByCreation';
+
+function sourceOf(sort: TicketSort, branch: Branch): BranchSource {
+  if (sort === 'lastMessageAt') return 'activity';
+  return readsOpenByCreation(sort, branch) ? 'openByCreation' : 'tickets';
+}
+
+const keysOfSource: Record<BranchSource, () => PageKeys> = {
+  tickets: () => pageKeysOf('createdAt'),
+  activity: () => pageKeysOf('lastMessageAt'),
+  openByCreation: openByCreationKeysOf,
+};
+
+/** Newest first by the branch's keys; NULLS LAST spelled out so the order is exactly the indexes' order. */
+const pageOrder: Record<BranchSource, () => SQL> = {
+  tickets: renderedOnce(() => sql`${tickets.createdAt} desc nulls last, ${tickets.id} desc nulls last`),
+  activity: renderedOnce(
     () => sql`${ticketActivity.lastMessageAt} desc nulls last, ${ticketActivity.id} desc nulls last`,
+  ),
+  openByCreation: renderedOnce(
+    () => sql`${ticketActivity.createdAt} desc nulls last, ${ticketActivity.id} desc nulls last`,
   ),
 };
 
 /** The page's sort key as text (`sort_key`), for the keyset cursor. */
-const sortKeyColumn: Record<TicketSort, () => SQL> = {
-  createdAt: renderedOnce(() => sql`${tickets.createdAt}::text as sort_key`),
-  lastMessageAt: renderedOnce(() => sql`${ticketActivity.lastMessageAt}::text as sort_key`),
+const sortKeyColumn: Record<BranchSource, () => SQL> = {
+  tickets: renderedOnce(() => sql`${tickets.createdAt}::text as sort_key`),
+  activity: renderedOnce(() => sql`${ticketActivity.lastMessageAt}::text as sort_key`),
+  openByCreation: renderedOnce(() => sql`${ticketActivity.createdAt}::text as sort_key`),
 };
 
-/** By activity a branch walks ticket_activity's index and joins each ticket by id. */
-const pageFrom: Record<TicketSort, () => SQL> = {
-  createdAt: renderedOnce(() => sql`from ${tickets}`),
-  lastMessageAt: renderedOnce(
-    () => sql`from ${ticketActivity} join ${tickets} on ${tickets.id} = ${ticketActivity.id}`,
-  ),
+const fromActivity = renderedOnce(
+  () => sql`from ${ticketActivity} join ${tickets} on ${tickets.id} = ${ticketActivity.id}`,
+);
+
+const pageFrom: Record<BranchSource, () => SQL> = {
+  tickets: renderedOnce(() => sql`from ${tickets}`),
+  activity: fromActivity,
+  openByCreation: fromActivity,
 };
 
 /** The same order over the union of the branches, whose columns are no longer the table's. */
@@ -81,7 +108,7 @@ const unionOrder = (sort: TicketSort): SQL =>
  * a Merge Append of index scans that each stop after n rows.
  */
 export async function findTicketPage(tx: Executor, request: TicketPageRequest): Promise<TicketPageRow[]> {
-  const raw = await ticketPageRows(tx, request, ticketColumnList[request.sort]());
+  const raw = await ticketPageRows(tx, request, ticketColumnList);
   const toTicket = rowMapperOf(tickets);
   const counters = countersOf(raw);
   return raw.map((row) => ({
@@ -104,7 +131,7 @@ export async function findTicketPageJson(
   tx: Executor,
   request: TicketPageRequest,
 ): Promise<TicketPageJsonRow[]> {
-  const raw = await ticketPageRows(tx, request, ticketJsonColumns[request.sort]());
+  const raw = await ticketPageRows(tx, request, ticketJsonColumns);
   const counters = countersOf(raw);
   return raw.map((row) => ({
     id: Number(row.id),
@@ -133,7 +160,7 @@ export interface TicketPageText {
 
 /** The page `request` asks for, as `TicketPageText` (`limit` is the page size and one). */
 export async function findTicketPageText(tx: Executor, request: TicketPageRequest): Promise<TicketPageText> {
-  const [row] = await ticketPageRows(tx, request, ticketJsonColumns[request.sort](), true);
+  const [row] = await ticketPageRows(tx, request, ticketJsonColumns, true);
   if (!row) return { count: 0, views: '', last: null };
   const counters = countersOf([row]);
   return {
@@ -168,26 +195,36 @@ function countersOf(rows: Record<string, unknown>[]): TicketCounters | undefined
 }
 
 /**
- * The page's rows with `columns` (which must include the id and the sort column), its sort key
- * and counters; or, `joined`, the one row `joinedPage` makes of them.
+ * The page's rows with the columns of `columns` for each branch's source (which must include
+ * the id and the sort column), its sort key and counters; or, `joined`, the one row
+ * `joinedPage` makes of them.
  */
 async function ticketPageRows(
   tx: Executor,
   request: TicketPageRequest,
-  columns: SQL,
+  columns: Record<BranchSource, () => SQL>,
   joined = false,
 ): Promise<Record<string, unknown>[]> {
   const { scope, sort, after, limit } = request;
   const branches = planBranches(request);
   if (branches.length === 0) return [];
-  const keys = pageKeysOf(sort);
-  const { conditions, keyword } = await filterConditions(tx, request);
-  const common = [sql`${keys.clientId} = ${scope.clientId}`, ...conditions];
-  // By activity the joined ticket is held to the client too, not only its activity row.
-  if (sort === 'lastMessageAt') common.push(sql`${tickets.clientId} = ${scope.clientId}`);
-  if (after) {
-    common.push(sql`(${keys.sort}, ${keys.id}) < (${after.key}::timestamptz, ${after.id})`);
-  }
+  const { conditions: common, keyword } = await filterConditions(tx, request);
+  // Each branch is held to the client, and starts after the cursor, by its own index's keys.
+  // From the activity the joined ticket is held to the client too, not only its activity row;
+  // and by creation the activity's own copy of the creation range bounds its index range.
+  const { createdFrom, createdTo } = request.filter;
+  const instant = (value: string) => new Date(value).toISOString();
+  const keyConditions = (source: BranchSource, keys: PageKeys) => [
+    sql`${keys.clientId} = ${scope.clientId}`,
+    source === 'tickets' ? undefined : sql`${tickets.clientId} = ${scope.clientId}`,
+    ...(source === 'openByCreation'
+      ? [
+          createdFrom ? sql`${keys.sort} >= ${instant(createdFrom)}` : undefined,
+          createdTo ? sql`${keys.sort} <= ${instant(createdTo)}` : undefined,
+        ]
+      : []),
+    after ? sql`(${keys.sort}, ${keys.id}) < (${after.key}::timestamptz, ${after.id})` : undefined,
+  ];
   // An uncorrelated subquery: PostgreSQL reads the counters once per branch, and the page
   // costs one round trip fewer than reading them apart.
   const counters = request.withCounters
@@ -195,8 +232,6 @@ async function ticketPageRows(
     : sql``;
   // A joined page reads the counters once, beside the rows it joins.
   const branchCounters = joined ? sql`` : counters;
-  const order = pageOrder[sort]();
-  const head = sortKeyColumn[sort]();
   // The limit is written into the statement: a generic plan then knows that a branch stops
   // after a page, where a parameter is planned as a tenth of the index range. By activity
   // that guess priced joining thousands of tickets, and the plan sorted the branches' rows
@@ -204,12 +239,16 @@ async function ticketPageRows(
   const rowLimit = sql.raw(String(pageLimit(limit)));
   const statementOf = (where: SQL[]) => {
     const query = (branch: Branch) => {
+      const source = sourceOf(sort, branch);
+      const keys = keysOfSource[source]();
       const conditions = and(
+        ...keyConditions(source, keys),
         ...where,
-        statusCondition(branch.statuses, keys),
+        statusCondition(branch.statuses, keys, source === 'openByCreation'),
         branch.assigneeIsMe ? sql`${keys.assigneeId} = ${scope.userId}` : undefined,
       );
-      return sql`select ${columns}, ${head}${branchCounters} ${pageFrom[sort]()} where ${conditions} order by ${order} limit ${rowLimit}`;
+      const head = sortKeyColumn[source]();
+      return sql`select ${columns[source]()}, ${head}${branchCounters} ${pageFrom[source]()} where ${conditions} order by ${pageOrder[source]()} limit ${rowLimit}`;
     };
     const parts = branches.map(query);
     return parts.length > 1
@@ -247,10 +286,13 @@ function pageLimit(limit: number): number {
  * which each branch is ordered by: the union then merges the branches in that order instead
  * of sorting all their rows, as the JSON pages do.
  */
-const ticketColumnList: Record<TicketSort, () => SQL> = {
-  createdAt: renderedOnce(() => columnsOfTickets({})),
-  lastMessageAt: renderedOnce(() =>
+const ticketColumnList: Record<BranchSource, () => SQL> = {
+  tickets: renderedOnce(() => columnsOfTickets({})),
+  activity: renderedOnce(() =>
     columnsOfTickets({ id: ticketActivity.id, lastMessageAt: ticketActivity.lastMessageAt }),
+  ),
+  openByCreation: renderedOnce(() =>
+    columnsOfTickets({ id: ticketActivity.id, createdAt: ticketActivity.createdAt }),
   ),
 };
 
@@ -263,13 +305,16 @@ function columnsOfTickets(replaced: Partial<Record<keyof typeof tickets._.column
   );
 }
 
-/** The JSON page's columns per sort (id, the sort column for the union's order, the row as JSON), rendered once. */
-const ticketJsonColumns: Record<TicketSort, () => SQL> = {
-  createdAt: renderedOnce(() => sql`${tickets.id}, ${tickets.createdAt}, ${ticketSummaryJson} as view`),
+/** The JSON page's columns per source (id, the sort column for the union's order, the row as JSON), rendered once. */
+const ticketJsonColumns: Record<BranchSource, () => SQL> = {
+  tickets: renderedOnce(() => sql`${tickets.id}, ${tickets.createdAt}, ${ticketSummaryJson} as view`),
   // The activity row's id and time, which the branch is ordered by: the union then merges the
   // branches in that order (a Merge Append) instead of sorting all their rows.
-  lastMessageAt: renderedOnce(
+  activity: renderedOnce(
     () => sql`${ticketActivity.id}, ${ticketActivity.lastMessageAt}, ${ticketSummaryJson} as view`,
+  ),
+  openByCreation: renderedOnce(
+    () => sql`${ticketActivity.id}, ${ticketActivity.createdAt}, ${ticketSummaryJson} as view`,
   ),
 };
 
