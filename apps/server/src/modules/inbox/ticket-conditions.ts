@@ -206,6 +206,9 @@ const textArray = (values: string[]) => sql`array[${valueList(values)}]::text[]`
 const isAnyOf = (column: StringChunk, values: ReadonlyArray<unknown>) =>
   sql`${column} in (${valueList(values)})`;
 
+/** A filter's date as the timestamptz column would send it (ISO, UTC). */
+export const instant = (value: string): string => new Date(value).toISOString();
+
 /**
  * Every filter field of core-inbox §3 that does not decide the branch, and apart from them
  * the keyword's condition (which may widen when a page comes out short).
@@ -224,8 +227,6 @@ export async function filterConditions(
   const column = ticketColumn();
   // Channel and agent from the page's own keys: by activity, the activity row's (0037).
   const keys = pageKeysOf(request.sort);
-  // A date goes as the timestamptz column would send it (ISO, UTC).
-  const instant = (value: string) => new Date(value).toISOString();
   if (filter.tags?.length) add(sql`${column.tags} && ${textArray(filter.tags)}`);
   if (filter.createdFrom) add(sql`${column.createdAt} >= ${instant(filter.createdFrom)}`);
   if (filter.createdTo) add(sql`${column.createdAt} <= ${instant(filter.createdTo)}`);

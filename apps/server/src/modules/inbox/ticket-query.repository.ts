@@ -11,6 +11,7 @@ import {
   type Branch,
   filterConditions,
   hasPlanOfItsOwn,
+  instant,
   type KeysetPosition,
   openByCreationKeysOf,
   type PageKeys,
@@ -71,22 +72,10 @@ const keysOfSource: Record<BranchSource, () => PageKeys> = {
 };
 
 /** Newest first by the branch's keys; NULLS LAST spelled out so the order is exactly the indexes' order. */
-const pageOrder: Record<BranchSource, () => SQL> = {
-  tickets: renderedOnce(() => sql`${tickets.createdAt} desc nulls last, ${tickets.id} desc nulls last`),
-  activity: renderedOnce(
-    () => sql`${ticketActivity.lastMessageAt} desc nulls last, ${ticketActivity.id} desc nulls last`,
-  ),
-  openByCreation: renderedOnce(
-    () => sql`${ticketActivity.createdAt} desc nulls last, ${ticketActivity.id} desc nulls last`,
-  ),
-};
+const pageOrder = (keys: PageKeys): SQL => sql`${keys.sort} desc nulls last, ${keys.id} desc nulls last`;
 
 /** The page's sort key as text (`sort_key`), for the keyset cursor. */
-const sortKeyColumn: Record<BranchSource, () => SQL> = {
-  tickets: renderedOnce(() => sql`${tickets.createdAt}::text as sort_key`),
-  activity: renderedOnce(() => sql`${ticketActivity.lastMessageAt}::text as sort_key`),
-  openByCreation: renderedOnce(() => sql`${ticketActivity.createdAt}::text as sort_key`),
-};
+const sortKeyColumn = (keys: PageKeys): SQL => sql`${keys.sort}::text as sort_key`;
 
 const fromActivity = renderedOnce(
   () => sql`from ${ticketActivity} join ${tickets} on ${tickets.id} = ${ticketActivity.id}`,
@@ -213,7 +202,6 @@ async function ticketPageRows(
   // From the activity the joined ticket is held to the client too, not only its activity row;
   // and by creation the activity's own copy of the creation range bounds its index range.
   const { createdFrom, createdTo } = request.filter;
-  const instant = (value: string) => new Date(value).toISOString();
   const keyConditions = (source: BranchSource, keys: PageKeys) => [
     sql`${keys.clientId} = ${scope.clientId}`,
     source === 'tickets' ? undefined : sql`${tickets.clientId} = ${scope.clientId}`,
@@ -247,8 +235,7 @@ async function ticketPageRows(
         statusCondition(branch.statuses, keys, source === 'openByCreation'),
         branch.assigneeIsMe ? sql`${keys.assigneeId} = ${scope.userId}` : undefined,
       );
-      const head = sortKeyColumn[source]();
-      return sql`select ${columns[source]()}, ${head}${branchCounters} ${pageFrom[source]()} where ${conditions} order by ${pageOrder[source]()} limit ${rowLimit}`;
+      return sql`select ${columns[source]()}, ${sortKeyColumn(keys)}${branchCounters} ${pageFrom[source]()} where ${conditions} order by ${pageOrder(keys)} limit ${rowLimit}`;
     };
     const parts = branches.map(query);
     return parts.length > 1
