@@ -187,8 +187,9 @@ export async function keywordCondition(
     if (found.read_from === null) {
       return { condition: ids.length === 0 ? nothingMatches : confirmed(idsCondition(ids)) };
     }
-    // Every match created from read_from on is among the ids; a wider read goes on from the
-    // day before, for more matches.
+    // Every match created from read_from on (within the range) is among the ids. read_from is
+    // the last day's start, or, on a day of many matches, the instant of the last one the page
+    // needs (migration 0044). A wider read goes on from just before it, for more matches.
     const before = sql`${found.read_from}::timestamptz - interval '1 microsecond'`;
     return {
       condition: confirmed(

@@ -313,6 +313,66 @@ describe('ticket_search', () => {
     );
   });
 
+  it('takes only the newest matches of a day that holds many, ties and later pages included (migration 0044)', async () => {
+    // Fourteen tickets of "kedondong" on one day 30 days back, at these minutes of it, two
+    // pairs made at the same instant; every third on Telegram, the rest on WhatsApp. Two
+    // more three days earlier.
+    const minutes = [100, 90, 80, 80, 70, 60, 60, 50, 40, 30, 20, 10, 5, 1];
+    const made: number[] = [];
+    for (const [i, minute] of [...minutes, 600, 500].entries()) {
+      const account = i % 3 === 2 ? kit.telegram : kit.whatsapp;
+      const { ticket } = await kit.inbound(account, {
+        text: `kedondong muda ${i}`,
+        customer: { externalId: `kedondong-${i}`, name: `Pembeli ${i}` },
+      });
+      await kit.server.database.query(
+        `update tickets set created_at = date_trunc('day', now()) - make_interval(days => $2) + make_interval(mins => $3)
+          where id = $1`,
+        [ticket.id, i < minutes.length ? 30 : 33, minute],
+      );
+      made.push(ticket.id);
+    }
+    await kit.server.searchWords.tick();
+    const [newestFirst] = await kit.server.database.query<{ ids: number[] }>(
+      `select array_agg(id::int order by created_at desc, id desc) as ids from tickets where id = any($1::bigint[])`,
+      [made],
+    );
+    const expected = newestFirst.ids;
+    // The first page of 50 holds all sixteen, read by day: the keyword is found thin.
+    expect(await page({ keyword: 'kedondong' }, 1)).toEqual(expected);
+    expect(knownKeywordVerdict(kit.clientId, 'kedondong', 1)).toBe('thin');
+
+    // A page of two needs three matches: the day's fourteen are far more, so only its newest
+    // four come back (one more for a cursor's own ticket), with the tie at the fourth, and
+    // read_from is that instant rather than the day's start.
+    const dated = await withTenant(kit.server.database.db, kit.clientId, async (tx) => {
+      const result = await tx.execute(
+        sql`select ticket_ids, read_from from inbox_keyword_dated_ticket_ids(${kit.clientId}, 'kedondong', '%kedondong%', null, 1, null, null, 3)`,
+      );
+      return (result as unknown as { rows: Array<{ ticket_ids: string[]; read_from: Date | string }> })
+        .rows[0];
+    });
+    expect(dated?.ticket_ids.map(Number).sort()).toEqual(expected.slice(0, 4).sort());
+    const [cut] = await kit.server.database.query<{ minute: number }>(
+      `select extract(epoch from $1::timestamptz - date_trunc('day', $1::timestamptz))::int / 60 as minute`,
+      [dated?.read_from],
+    );
+    expect(cut.minute).toBe(80);
+
+    // Pages of two by keyset, through cuts inside the day, ties and the earlier day, as the
+    // ids give them; and with a filter that drops every third, as the ids give it.
+    const byTwo = Array.from({ length: 8 }, (_, i) => expected.slice(2 * i, 2 * i + 2));
+    expect(await everyPage({ keyword: 'kedondong' }, 1, 2)).toEqual(byTwo);
+    expect(await everyPage({ keyword: 'kedondong' }, 5000, 2)).toEqual(byTwo);
+    for (const filter of [
+      { keyword: 'kedondong', mediaPlatform: ['WAP' as const] },
+      { keyword: 'kedondong', mediaPlatform: ['TLG' as const] },
+    ]) {
+      expect(await page(filter, 1, { limit: 2 })).toEqual(await page(filter, 5000, { limit: 2 }));
+      expect(await page(filter, 1, { limit: 5 })).toEqual(await page(filter, 5000, { limit: 5 }));
+    }
+  });
+
   it('reads by day only the transaction’s own client', async () => {
     const other = '00000000-0000-0000-0000-000000000000';
     const rows = await withTenant(kit.server.database.db, kit.clientId, async (tx) => {
