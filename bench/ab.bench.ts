@@ -8,7 +8,7 @@
 //
 //   npm run bench:ab -- --base HEAD                 # A: the commit, B: the working tree
 //   npm run bench:ab -- --env-b '{"LOG_LEVEL":"warn"}'   # one build, two settings
-//   [--lines bare,ticketList,inboxList,chatRoom,search,usersMe] [--rounds 6] [--seconds 4]
+//   [--lines bare,ticketList,inboxList,chatRoom,search,seasonal,seasonalFiltered,usersMe] [--rounds 6] [--seconds 4]
 //   [--connections 16] [--out FILE]   (the slices and means as JSON)
 //
 // `--base` checks the commit out in a temporary git worktree that shares this checkout's
@@ -30,7 +30,7 @@ import {
   startScriptProcess,
   startServerProcess,
 } from './lib/processes';
-import { bigClientSlug, giantRoomName } from './seed-names';
+import { bigClientSlug, giantRoomName, seasonalKeyword } from './seed-names';
 
 const flags = parseFlags(process.argv.slice(2));
 const databaseUrl = benchDatabaseUrl(flags['database-url']);
@@ -114,6 +114,13 @@ try {
     ),
     chatRoom: as([`/api/csp/chat?roomId=${giant.id}&limit=50`]),
     search: as(searchWords.map((keyword) => `/api/ticket/search?keyword=${keyword}&pageSize=50`)),
+    // The word of last spring alone, and with a filter that drops some of its matches.
+    seasonal: as([`/api/ticket/search?keyword=${seasonalKeyword}&pageSize=50`]),
+    seasonalFiltered: as(
+      ['mediaPlatform=WAP', 'status=CLOSED'].map(
+        (filter) => `/api/ticket/search?keyword=${seasonalKeyword}&${filter}&pageSize=50`,
+      ),
+    ),
     usersMe: as(['/api/identity/users/me']),
   };
   for (const line of lines) if (!targets[line]) throw new Error(`unknown line "${line}"`);

@@ -209,16 +209,9 @@ const isAnyOf = (column: StringChunk, values: ReadonlyArray<unknown>) =>
 /** A filter's date as the timestamptz column would send it (ISO, UTC). */
 export const instant = (value: string): string => new Date(value).toISOString();
 
-/**
- * Every filter field of core-inbox §3 that does not decide the branch, and apart from them
- * the keyword's condition (which may widen when a page comes out short).
- */
-export async function filterConditions(
-  tx: Executor,
-  request: TicketPageRequest,
-): Promise<{ conditions: SQL[]; keyword: KeywordMatch | null }> {
-  const { filter, after } = request;
-  const clientId = request.scope.clientId;
+/** Every filter field of core-inbox §3 that does not decide the branch, but the keyword. */
+export function fieldConditions(request: TicketPageRequest): SQL[] {
+  const { filter } = request;
   const conditions: SQL[] = [];
   const add = (condition: SQL | undefined) => {
     if (condition) conditions.push(condition);
@@ -243,6 +236,20 @@ export async function filterConditions(
   if (filter.csGroup?.length) add(isAnyOf(column.groupId, filter.csGroup));
   if (filter.priority?.length) add(isAnyOf(column.priority, filter.priority));
   if (filter.categoryId) add(sql`${column.categoryId} = ${filter.categoryId}`);
+  return conditions;
+}
+
+/**
+ * Every filter field of core-inbox §3 that does not decide the branch, and apart from them
+ * the keyword's condition (which may widen when a page comes out short).
+ */
+export async function filterConditions(
+  tx: Executor,
+  request: TicketPageRequest,
+): Promise<{ conditions: SQL[]; keyword: KeywordMatch | null }> {
+  const { filter, after } = request;
+  const clientId = request.scope.clientId;
+  const conditions = fieldConditions(request);
   if (!filter.keyword) return { conditions, keyword: null };
   // Newest created first, the page's days run from the cursor (or the filter's end) back.
   const created: CreatedRange | null =
@@ -260,10 +267,23 @@ export async function filterConditions(
       cap: request.keywordIdCap ?? keywordIdCap,
       denseFrom: request.keywordDenseFrom ?? keywordDenseFrom,
       pageRows: request.limit,
+      exact: showsEveryMatch(request, conditions),
     },
     created,
   );
   return { conditions, keyword };
+}
+
+/**
+ * Whether the page shows every ticket of its creation range that its keyword matches: it reads
+ * every ticket (one branch of all statuses, not only the caller's own) and none of the filter's
+ * `conditions` but the creation range's own drops any (KeywordPlan.exact).
+ */
+export function showsEveryMatch(request: TicketPageRequest, conditions: readonly SQL[]): boolean {
+  const [only, ...others] = planBranches(request);
+  const readsEveryTicket = others.length === 0 && only?.statuses === null && !only.assigneeIsMe;
+  const rangeBounds = (request.filter.createdFrom ? 1 : 0) + (request.filter.createdTo ? 1 : 0);
+  return readsEveryTicket && conditions.length === rangeBounds;
 }
 
 /**

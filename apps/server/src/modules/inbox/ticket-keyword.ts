@@ -112,6 +112,13 @@ export interface KeywordPlan {
   cap: number;
   denseFrom: number;
   pageRows: number;
+  /**
+   * The page shows every ticket of its creation range that matches (no other filter, and a
+   * caller who reads every ticket): a day of many matches may then give only the page's newest
+   * (migration 0044). Where other filters drop matches, such a read came out short and widened
+   * over the same day two or three times, so those pages take the whole day.
+   */
+  exact: boolean;
 }
 
 /**
@@ -167,6 +174,8 @@ export async function keywordCondition(
   const matchesWords = sql`coalesce((select true from ${ticketSearch} where ${ticketSearch.ticketId} = ${tickets.id} and ${ticketSearch.words} @@ ${keywordQuery(wordsOnly)} limit 1), false)`;
   const matches = sql`((${matchesWords}${phrase}) or ${customer})`;
   const walk: KeywordMatch = { condition: matches };
+  // A phrase is confirmed on the messages after its words are found: some matches drop out.
+  const exact = plan.exact && !quoted;
   // The ids are the keyword's matches as they are; only a phrase is then confirmed on the messages.
   const confirmed = (candidates: SQL) => (quoted ? sql`(${candidates} and ${matches})` : candidates);
 
@@ -179,7 +188,7 @@ export async function keywordCondition(
     const result = (await tx.execute(
       sql`select ticket_ids, read_from::text as read_from
             from inbox_keyword_dated_ticket_ids(${clientId}, ${wordsOnly}, ${namePattern}, ${phonePattern}, ${cap},
-                                                ${range.newest}, ${range.oldest}::timestamptz, ${enough})`,
+                                                ${range.newest}, ${range.oldest}::timestamptz, ${enough}, ${exact})`,
     )) as unknown as { rows: Array<{ ticket_ids: Array<string | number>; read_from: string | null }> };
     const found = result.rows[0];
     if (!found) return walk;
