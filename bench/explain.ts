@@ -150,7 +150,7 @@ async function genericPlan(poolClient: pg.PoolClient, text: string, params: unkn
 
 /** Tables whose sequential scan under a tenant is a bug at this size. */
 const bigTables =
-  /Seq Scan on (tickets|ticket_activity|messages|contact_identities|chat_rooms|contacts|ticket_search)\b/;
+  /Seq Scan on (tickets|ticket_activity|messages|contact_identities|chat_rooms|contacts|ticket_search|ticket_customer_names)\b/;
 
 /**
  * The plans of the statements a SQL function runs (the inbound ones write through plpgsql,
@@ -267,6 +267,22 @@ for (const keyword of ['pesanan', 'garansi', 'refund', 'INV/2026/01234', seasona
   // A seasonal keyword's days are read by a plpgsql function: the plans of its statements.
   const byDay = captured.find((entry) => entry.query.includes('inbox_keyword_dated_ticket_ids'));
   if (byDay) await explainCall(`search-${slug}-by-day`, byDay.query, byDay.params);
+}
+// A customer's full name, and a word of two letters (no trigram): the names are looked up in
+// each client's distinct names, then their tickets by name (migration 0045); the plans of the
+// lookup's statements beside the search's.
+const customerName = await one<{ name: string }>(
+  `select customer_name as name from tickets
+    where client_id = $1 and created_at < now() - interval '2 days' order by created_at desc limit 1`,
+  [client.id],
+);
+for (const [slug, keyword] of [
+  ['customer-name', customerName.name],
+  ['two-letters-ab', 'ab'],
+]) {
+  await explain(`search-${slug}`, () => search.search(ownerScope, query({ keyword })));
+  const ids = captured.find((entry) => /inbox_keyword_(dated_)?ticket_ids/.test(entry.query));
+  if (ids) await explainCall(`search-${slug}-ids`, ids.query, ids.params);
 }
 // A quoted phrase is confirmed on the messages of each ticket whose words hold it.
 await explain('search-phrase-pesanan-saya', () =>

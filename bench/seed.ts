@@ -89,7 +89,7 @@ async function seed(): Promise<void> {
   await q(
     `insert into bench_dropped_indexes (name, definition)
    select indexname, indexdef from pg_indexes i
-    where schemaname = 'public' and tablename in ('messages', 'tickets', 'ticket_activity', 'ticket_search', 'chat_rooms', 'contacts', 'contact_identities')
+    where schemaname = 'public' and tablename in ('messages', 'tickets', 'ticket_activity', 'ticket_search', 'ticket_customer_names', 'chat_rooms', 'contacts', 'contact_identities')
       and not exists (select 1 from pg_constraint c where c.conname = i.indexname)
    on conflict (name) do nothing`,
   );
@@ -111,6 +111,11 @@ async function seed(): Promise<void> {
   await step('ticket activity', () =>
     q(`insert into ticket_activity (id, client_id, status, assignee_id, last_message_at, expires_at, channel, created_at)
        select id, client_id, status, assignee_id, last_message_at, expires_at, channel, created_at from tickets order by id`),
+  );
+  // And each client's distinct customer names, which a search looks names up in (0045).
+  await step('customer names', () =>
+    q(`insert into ticket_customer_names (client_id, name)
+       select distinct client_id, lower(customer_name) from tickets order by 1, 2`),
   );
 
   await step(`rebuild ${indexDefinitions.length} indexes`, async () => {

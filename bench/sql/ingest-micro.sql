@@ -5,7 +5,7 @@
 -- server's group commit sends them, and rolls everything back:
 --
 --   psql -d bench -v tickets=5000 -v drop='SELECT 1' -f bench/sql/ingest-micro.sql
---   psql -d bench -v tickets=5000 -v drop='DROP INDEX tickets_customer_name_trgm_idx' -f bench/sql/ingest-micro.sql
+--   psql -d bench -v tickets=5000 -v drop='DROP INDEX tickets_customer_phone_trgm_idx' -f bench/sql/ingest-micro.sql
 --   psql -d bench -v tickets=5000 -v drop='SELECT 1' -v batch=128 -f bench/sql/ingest-micro.sql
 --
 -- :drop runs inside the transaction before the messages are stored, so what it drops comes

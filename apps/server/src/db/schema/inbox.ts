@@ -233,7 +233,8 @@ export const tickets = pgTable(
     index('tickets_room_idx').on(table.roomId, table.id),
     index('tickets_contact_idx').on(table.contactId, table.createdAt, table.id),
     index('tickets_tags_idx').using('gin', table.tags),
-    index('tickets_customer_name_trgm_idx').using('gin', sql`lower(${table.customerName}) gin_trgm_ops`),
+    // A search finds names in ticket_customer_names' trigram index, then their tickets here (0045).
+    index('tickets_client_customer_name_idx').on(table.clientId, sql`lower(${table.customerName})`),
     index('tickets_customer_phone_trgm_idx').using('gin', sql`${table.customerPhone} gin_trgm_ops`),
     /** At most one open ticket per room: a second concurrent first message cannot open another. */
     uniqueIndex('tickets_one_open_per_room')

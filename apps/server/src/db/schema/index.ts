@@ -3,3 +3,4 @@ export * from './identity';
 export * from './inbox';
 export * from './inbox-settings';
 export * from './ticket-activity';
+export * from './ticket-customer-names';
