@@ -27,7 +27,7 @@ import { findMessageHits } from '../apps/server/src/modules/inbox/ticket-search.
 import { TicketSearchService } from '../apps/server/src/modules/inbox/ticket-search.service';
 import { benchDatabaseUrl, parseFlags } from './lib/bench-db';
 import { tableFilters } from './lib/list-filters';
-import { bigClientSlug, giantRoomName, seasonalKeyword } from './seed-names';
+import { bigClientSlug, giantRoomName, seasonalKeyword, seededCustomerNameSql } from './seed-names';
 
 const flags = parseFlags(process.argv.slice(2));
 const url = benchDatabaseUrl();
@@ -271,11 +271,7 @@ for (const keyword of ['pesanan', 'garansi', 'refund', 'INV/2026/01234', seasona
 // A customer's full name, and a word of two letters (no trigram): the names are looked up in
 // each client's distinct names, then their tickets by name (migration 0045); the plans of the
 // lookup's statements beside the search's.
-const customerName = await one<{ name: string }>(
-  `select customer_name as name from tickets
-    where client_id = $1 and created_at < now() - interval '2 days' order by created_at desc limit 1`,
-  [client.id],
-);
+const customerName = await one<{ name: string }>(seededCustomerNameSql, [client.id]);
 for (const [slug, keyword] of [
   ['customer-name', customerName.name],
   ['two-letters-ab', 'ab'],

@@ -11,3 +11,10 @@ export const giantRoomName = 'Grosir Sentosa (100k)';
  */
 export const seasonalQuestion = 'Masih ada promo Lebaran kak?';
 export const seasonalKeyword = 'lebaran';
+
+/**
+ * A seeded customer's full name, for a search by name: that of the big client's (`$1`) newest
+ * ticket older than two days, since newer tickets may be other benches' live-chat visitors.
+ */
+export const seededCustomerNameSql = `select customer_name as name from tickets
+  where client_id = $1 and created_at < now() - interval '2 days' order by created_at desc limit 1`;

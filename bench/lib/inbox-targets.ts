@@ -7,7 +7,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { TicketListResponse, TicketSummary } from '@app/contracts';
 import pg from 'pg';
-import { benchPassword, bigClientSlug, giantRoomName } from '../seed-names';
+import { benchPassword, bigClientSlug, giantRoomName, seededCustomerNameSql } from '../seed-names';
 import { isoDaysAgo, searchWords } from './list-filters';
 import type { LoadTarget } from './load';
 import { repoRoot } from './processes';
@@ -222,14 +222,7 @@ export async function discoverTargets(
     ).invoice;
   const customerName =
     seenTickets.values().next().value?.customer.name ??
-    (
-      await one<{ name: string }>(
-        // A seeded customer: newer tickets may be other benches' live-chat visitors.
-        `select customer_name as name from tickets
-          where client_id = $1 and created_at < now() - interval '2 days' order by created_at desc limit 1`,
-        [bigClient.id],
-      )
-    ).name;
+    (await one<{ name: string }>(seededCustomerNameSql, [bigClient.id])).name;
   const keywords = [...searchWords, invoice, customerName];
   const searchTargets = keywords.map((keyword) =>
     as(owner, { path: `/api/ticket/search?keyword=${encodeURIComponent(keyword)}&pageSize=50` }),
