@@ -7,12 +7,11 @@ import type { InboxScope } from './inbox.policy';
 import {
   type CreatedRange,
   containsPattern,
-  digitsOf,
   type KeywordMatch,
   keywordCondition,
   keywordDenseFrom,
   keywordIdCap,
-  looksLikePhone,
+  phonePatternOf,
 } from './ticket-keyword';
 
 /**
@@ -190,7 +189,8 @@ export function statusCondition(
 /** Customer info: an e-mail address, a phone number or a name, judged by what was typed. */
 function customerInfoCondition(value: string): SQL {
   if (value.includes('@')) return sql`lower(${tickets.customerEmail}) like ${containsPattern(value)}`;
-  if (looksLikePhone(value)) return sql`${tickets.customerPhone} like ${containsPattern(digitsOf(value))}`;
+  const phone = phonePatternOf(value);
+  if (phone) return sql`${tickets.customerPhone} like ${phone}`;
   return sql`lower(${tickets.customerName}) like ${containsPattern(value)}`;
 }
 

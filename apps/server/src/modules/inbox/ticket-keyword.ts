@@ -16,8 +16,19 @@ export function containsPattern(text: string): string {
   return `%${text.toLowerCase().replace(/[\\%_]/g, '\\$&')}%`;
 }
 
-export const digitsOf = (text: string) => text.replace(/\D/g, '');
-export const looksLikePhone = (text: string) => /^\+?[\d\s().-]+$/.test(text) && digitsOf(text).length >= 3;
+const digitsOf = (text: string) => text.replace(/\D/g, '');
+const looksLikePhone = (text: string) => /^\+?[\d\s().-]+$/.test(text) && digitsOf(text).length >= 3;
+
+/**
+ * The LIKE pattern of a phone number as typed, or null when the text is none: its digits
+ * without the leading zeros, so that `0812-3456-7890`, as numbers are written in Indonesia,
+ * finds `+6281234567890` as stored (and `0062…` the same).
+ */
+export function phonePatternOf(text: string): string | null {
+  if (!looksLikePhone(text)) return null;
+  const digits = digitsOf(text).replace(/^0+/, '');
+  return digits.length >= 3 ? containsPattern(digits) : null;
+}
 
 /** The full-text query of a keyword, the configuration of ticket_search.words. */
 export const keywordQuery = (keyword: string): SQL => sql`websearch_to_tsquery('simple', ${keyword})`;
@@ -157,9 +168,10 @@ export async function keywordCondition(
   created: CreatedRange | null,
 ): Promise<KeywordMatch> {
   const { cap } = plan;
-  const digits = digitsOf(keyword);
   const namePattern = containsPattern(keyword);
-  const phonePattern = digits.length >= 3 ? containsPattern(digits) : null;
+  // Phone numbers only for a keyword that is one: the digits of `INV/2026/80076` or of
+  // `pesanan 123` are no phone number, and matched every number that held them.
+  const phonePattern = phonePatternOf(keyword);
   const phone = phonePattern ? sql` or ${tickets.customerPhone} like ${phonePattern}` : sql``;
   const customer = sql`lower(${tickets.customerName}) like ${namePattern}${phone}`;
   // The words carry no positions: a "quoted phrase" is looked up as its words, then

@@ -160,6 +160,7 @@ describe('GET /api/ticket/ticket/list filters', () => {
   it.each([
     ['customer name, any case', { customerInfo: 'budi' }, ['budi']],
     ['customer phone, partial', { customerInfo: '8123' }, ['budi']],
+    ['customer phone, written locally', { customerInfo: '0812 3456 7890' }, ['budi']],
     ['customer e-mail', { customerInfo: 'budi@exa' }, ['budi']],
     ['one tag', { tags: 'vip' }, ['budi']],
     ['any of several tags', { tags: 'vip,promo' }, ['siti', 'budi']],
@@ -187,6 +188,7 @@ describe('GET /api/ticket/ticket/list filters', () => {
     ['keyword in a message', { keyword: 'ongkir' }, ['agus']],
     ['keyword in a name', { keyword: 'santoso' }, ['budi']],
     ['keyword in a phone number', { keyword: '4567' }, ['budi']],
+    ['keyword a phone number written locally', { keyword: '0812-3456-7890' }, ['budi']],
     ['several filters together', { tags: 'promo', status: 'ASSIGNED' }, ['budi']],
   ] as const)('narrows by %s', async (_label, query, expected) => {
     const resolved = Object.fromEntries(

@@ -148,6 +148,17 @@ describe('GET /api/ticket/search', () => {
     expect(byName.body.content.every((hit) => hit.message === null)).toBe(true);
     const byPhone = await search('owner', { keyword: '1234567', ...march });
     expect(idsOf(byPhone)).toEqual([ids.budi]);
+    const international = await search('owner', { keyword: '+62 812-3456-7890', ...march });
+    expect(idsOf(international)).toEqual([ids.budi]);
+    // As numbers are written in Indonesia: the leading 0 stands for +62.
+    const local = await search('owner', { keyword: '0812-3456-7890', ...march });
+    expect(idsOf(local)).toEqual([ids.budi]);
+  });
+
+  it('reads the digits of a keyword as a phone number only when the keyword is one', async () => {
+    // Budi's number holds 1234567, but an invoice number or words with digits are no phone number.
+    expect(idsOf(await search('owner', { keyword: 'INV/1234567', ...march }))).toEqual([]);
+    expect(idsOf(await search('owner', { keyword: 'zebracadabra 1234567', ...march }))).toEqual([]);
   });
 
   it('finds a name of several words as typed: each word narrows the index, the whole is then matched', async () => {
