@@ -27,7 +27,13 @@ import { findMessageHits } from '../apps/server/src/modules/inbox/ticket-search.
 import { TicketSearchService } from '../apps/server/src/modules/inbox/ticket-search.service';
 import { benchDatabaseUrl, parseFlags } from './lib/bench-db';
 import { tableFilters } from './lib/list-filters';
-import { bigClientSlug, giantRoomName, seasonalKeyword, seededCustomerNameSql } from './seed-names';
+import {
+  bigClientSlug,
+  giantRoomName,
+  seasonalKeyword,
+  seededCustomerNameSql,
+  seededCustomerPhoneSql,
+} from './seed-names';
 
 const flags = parseFlags(process.argv.slice(2));
 const url = benchDatabaseUrl();
@@ -270,11 +276,14 @@ for (const keyword of ['pesanan', 'garansi', 'refund', 'INV/2026/01234', seasona
 }
 // A customer's full name, and a word of two letters (no trigram): the names are looked up in
 // each client's distinct names, then their tickets by name (migration 0045); the plans of the
-// lookup's statements beside the search's.
+// lookup's statements beside the search's. And a phone number as Indonesians write it, read
+// as its digits after the leading 0 over the tickets' phones' trigram index.
 const customerName = await one<{ name: string }>(seededCustomerNameSql, [client.id]);
+const customerPhone = await one<{ phone: string }>(seededCustomerPhoneSql, [client.id]);
 for (const [slug, keyword] of [
   ['customer-name', customerName.name],
   ['two-letters-ab', 'ab'],
+  ['phone-written-locally', customerPhone.phone],
 ]) {
   await explain(`search-${slug}`, () => search.search(ownerScope, query({ keyword })));
   const ids = captured.find((entry) => /inbox_keyword_(dated_)?ticket_ids/.test(entry.query));

@@ -18,3 +18,12 @@ export const seasonalKeyword = 'lebaran';
  */
 export const seededCustomerNameSql = `select customer_name as name from tickets
   where client_id = $1 and created_at < now() - interval '2 days' order by created_at desc limit 1`;
+
+/**
+ * A seeded customer's phone number as Indonesians write it, `0814-1548-5064` for the stored
+ * `+6281415485064`, for a search by phone: of the same ticket as `seededCustomerNameSql`'s.
+ */
+export const seededCustomerPhoneSql = `select '0' || substr(customer_phone, 4, 3) || '-' || substr(customer_phone, 7, 4)
+    || '-' || substr(customer_phone, 11) as phone from tickets
+  where client_id = $1 and created_at < now() - interval '2 days' and customer_phone like '+62%'
+  order by created_at desc limit 1`;

@@ -108,7 +108,10 @@ try {
     ? await attempt('ticket list', () => measureTicketList(browser, server.url, targetRows, traceOptions))
     : null;
   if (list) {
-    console.log(`\n2. ticket list: ${list.rowsLoaded} rows loaded in ${list.loadSeconds}s (50 per page)`);
+    console.log(
+      `\n2. ticket list: ${list.rowsLoaded} rows loaded in ${list.loadSeconds}s (50 per page); ` +
+        `the page's JS heap ${list.heapMb.used} MB used of ${list.heapMb.total} MB`,
+    );
     printScroll('  one screen per frame, down', list.byScreen);
     printScroll('  one row per frame, 1,000 rows up', list.byRow);
   }

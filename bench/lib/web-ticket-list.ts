@@ -116,6 +116,12 @@ export async function measureTicketList(
   const pageError = (await page.getByRole('alert').allInnerTexts()).join(' | ') || null;
   if (pageError) console.error(`  the ticket list stopped at ${loaded} rows: ${pageError}`);
   await page.waitForTimeout(500);
+  // What the page's JavaScript holds with the rows loaded, as the flings below meet it (no
+  // collection forced first): what a major collection inside them has to mark.
+  const cdp = await context.newCDPSession(page);
+  const heap = await cdp.send('Runtime.getHeapUsage');
+  await cdp.detach();
+  const heapMb = { used: Math.round(heap.usedSize / 2 ** 20), total: Math.round(heap.totalSize / 2 ** 20) };
 
   const screen = await table.evaluate((element) => element.clientHeight, undefined, {
     timeout: pageLoadTimeoutMs,
@@ -139,5 +145,12 @@ export async function measureTicketList(
     ),
   ]);
   await context.close();
-  return { rowsLoaded: loaded, pageError, loadSeconds: Math.round(loadSeconds * 10) / 10, byScreen, byRow };
+  return {
+    rowsLoaded: loaded,
+    pageError,
+    loadSeconds: Math.round(loadSeconds * 10) / 10,
+    heapMb,
+    byScreen,
+    byRow,
+  };
 }
