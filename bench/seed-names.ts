@@ -21,7 +21,8 @@ export const seededCustomerNameSql = `select customer_name as name from tickets
 
 /**
  * A seeded customer's phone number as Indonesians write it, `0814-1548-5064` for the stored
- * `+6281415485064`, for a search by phone: of the same ticket as `seededCustomerNameSql`'s.
+ * `+6281415485064`, for a search by phone: the number of the ticket `seededCustomerNameSql`
+ * picks (the seed gives every customer a `+628…` number).
  */
 export const seededCustomerPhoneSql = `select '0' || substr(customer_phone, 4, 3) || '-' || substr(customer_phone, 7, 4)
     || '-' || substr(customer_phone, 11) as phone from tickets
