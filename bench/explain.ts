@@ -27,13 +27,7 @@ import { findMessageHits } from '../apps/server/src/modules/inbox/ticket-search.
 import { TicketSearchService } from '../apps/server/src/modules/inbox/ticket-search.service';
 import { benchDatabaseUrl, parseFlags } from './lib/bench-db';
 import { tableFilters } from './lib/list-filters';
-import {
-  bigClientSlug,
-  giantRoomName,
-  seasonalKeyword,
-  seededCustomerNameSql,
-  seededCustomerPhoneSql,
-} from './seed-names';
+import { bigClientSlug, giantRoomName, seasonalKeyword, seededCustomerSql } from './seed-names';
 
 const flags = parseFlags(process.argv.slice(2));
 const url = benchDatabaseUrl();
@@ -278,12 +272,11 @@ for (const keyword of ['pesanan', 'garansi', 'refund', 'INV/2026/01234', seasona
 // each client's distinct names, then their tickets by name (migration 0045); the plans of the
 // lookup's statements beside the search's. And a phone number as Indonesians write it, read
 // as its digits after the leading 0 over the tickets' phones' trigram index.
-const customerName = await one<{ name: string }>(seededCustomerNameSql, [client.id]);
-const customerPhone = await one<{ phone: string }>(seededCustomerPhoneSql, [client.id]);
+const customer = await one<{ name: string; phone: string }>(seededCustomerSql, [client.id]);
 for (const [slug, keyword] of [
-  ['customer-name', customerName.name],
+  ['customer-name', customer.name],
   ['two-letters-ab', 'ab'],
-  ['phone-written-locally', customerPhone.phone],
+  ['phone-written-locally', customer.phone],
 ]) {
   await explain(`search-${slug}`, () => search.search(ownerScope, query({ keyword })));
   const ids = captured.find((entry) => /inbox_keyword_(dated_)?ticket_ids/.test(entry.query));

@@ -13,18 +13,11 @@ export const seasonalQuestion = 'Masih ada promo Lebaran kak?';
 export const seasonalKeyword = 'lebaran';
 
 /**
- * A seeded customer's full name, for a search by name: that of the big client's (`$1`) newest
- * ticket older than two days, since newer tickets may be other benches' live-chat visitors.
+ * A seeded customer, for a search by name or by phone: the full name and the phone number as
+ * Indonesians write it (`0814-1548-5064` for the stored `+6281415485064`; the seed gives every
+ * customer a `+628…` number) of the big client's (`$1`) newest ticket older than two days, since
+ * newer tickets may be other benches' live-chat visitors.
  */
-export const seededCustomerNameSql = `select customer_name as name from tickets
-  where client_id = $1 and created_at < now() - interval '2 days' order by created_at desc limit 1`;
-
-/**
- * A seeded customer's phone number as Indonesians write it, `0814-1548-5064` for the stored
- * `+6281415485064`, for a search by phone: the number of the ticket `seededCustomerNameSql`
- * picks (the seed gives every customer a `+628…` number).
- */
-export const seededCustomerPhoneSql = `select '0' || substr(customer_phone, 4, 3) || '-' || substr(customer_phone, 7, 4)
-    || '-' || substr(customer_phone, 11) as phone from tickets
-  where client_id = $1 and created_at < now() - interval '2 days' and customer_phone like '+62%'
-  order by created_at desc limit 1`;
+export const seededCustomerSql = `select customer_name as name,
+    '0' || substr(customer_phone, 4, 3) || '-' || substr(customer_phone, 7, 4) || '-' || substr(customer_phone, 11) as phone
+  from tickets where client_id = $1 and created_at < now() - interval '2 days' order by created_at desc limit 1`;

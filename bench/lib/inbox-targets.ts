@@ -7,7 +7,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { TicketListResponse, TicketSummary } from '@app/contracts';
 import pg from 'pg';
-import { benchPassword, bigClientSlug, giantRoomName, seededCustomerNameSql } from '../seed-names';
+import { benchPassword, bigClientSlug, giantRoomName, seededCustomerSql } from '../seed-names';
 import { isoDaysAgo, searchWords } from './list-filters';
 import type { LoadTarget } from './load';
 import { repoRoot } from './processes';
@@ -222,7 +222,7 @@ export async function discoverTargets(
     ).invoice;
   const customerName =
     seenTickets.values().next().value?.customer.name ??
-    (await one<{ name: string }>(seededCustomerNameSql, [bigClient.id])).name;
+    (await one<{ name: string }>(seededCustomerSql, [bigClient.id])).name;
   const keywords = [...searchWords, invoice, customerName];
   const searchTargets = keywords.map((keyword) =>
     as(owner, { path: `/api/ticket/search?keyword=${encodeURIComponent(keyword)}&pageSize=50` }),
