@@ -4,8 +4,8 @@
 // The server runs in its own process and serves apps/web/dist: run `npm run build` first.
 // The three parts are in bench/lib: web-initial-scripts.ts, web-ticket-list.ts, web-chat-room.ts.
 // Usage: npm run bench:web -- [--database-url URL] [--rows 10000] [--chat-messages 100000]
-//          [--chat-seconds 240] [--port 3470] [--web-dist DIR] [--only initial,list,chat] [--keep-traces]
-//          [--out FILE]   (default bench/results/web-<tickets>.json)
+//          [--chat-seconds 240] [--stall-seconds 30] [--port 3470] [--web-dist DIR] [--only initial,list,chat] [--keep-traces]
+//          [--trace-categories cc,viz,gpu] [--out FILE]   (default bench/results/web-<tickets>.json)
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -27,10 +27,16 @@ const databaseUrl =
 const targetRows = Number(flags.rows ?? 10_000);
 const chatTarget = Number(flags['chat-messages'] ?? 100_000);
 const chatSeconds = Number(flags['chat-seconds'] ?? 240);
+/** No older page for this long ends the chat room's scroll as a stall, which is then examined. */
+const stallSeconds = Number(flags['stall-seconds'] ?? 30);
 const port = Number(flags.port ?? 3470);
 /** Which measurements to take: initial, list, chat (all by default). */
 const parts = new Set((flags.only ?? 'initial,list,chat').split(','));
-const traceOptions = { keepTraces: flags['keep-traces'] === 'true', callTimeoutMs: pageLoadTimeoutMs };
+const traceOptions = {
+  keepTraces: flags['keep-traces'] === 'true',
+  callTimeoutMs: pageLoadTimeoutMs,
+  extraCategories: flags['trace-categories']?.split(',').filter(Boolean),
+};
 
 /** The built web app the server serves; --web-dist compares another build (e.g. of an older commit). */
 const webDist = path.resolve(flags['web-dist'] ?? path.join(repoRoot, 'apps/web/dist'));
@@ -118,7 +124,13 @@ try {
 
   const chat = parts.has('chat')
     ? await attempt('chat room', () =>
-        measureChatRoom(browser, server.url, dataset.chatTicketId, { chatTarget, chatSeconds }, traceOptions),
+        measureChatRoom(
+          browser,
+          server.url,
+          dataset.chatTicketId,
+          { chatTarget, chatSeconds, stallSeconds },
+          traceOptions,
+        ),
       )
     : null;
   if (chat) {

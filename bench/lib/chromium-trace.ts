@@ -14,6 +14,8 @@ export interface TraceOptions {
   keepTraces?: boolean;
   /** How long a page call (evaluate, start tracing) may take before the sample fails. */
   callTimeoutMs?: number;
+  /** Categories traced beside the bench's own (`cc`, `viz`, `gpu`…), to see why frames stop. */
+  extraCategories?: string[];
 }
 
 /**
@@ -261,7 +263,7 @@ export async function traced(
   });
   await withTimeout(observe, callTimeoutMs, `${label}: long-task observer`);
   await withTimeout(
-    browser.startTracing(page, { categories: traceCategories }),
+    browser.startTracing(page, { categories: [...traceCategories, ...(options.extraCategories ?? [])] }),
     callTimeoutMs,
     `${label}: start tracing`,
   );

@@ -1,7 +1,7 @@
 // The web bench's third part (bench:web): the chat room scrolls up from its newest message
 // through as many older pages as the room gives, traced in stretches, until it reaches the start,
 // the message target, the time limit, or a stall.
-import type { Browser } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import {
   figuresOfSamples,
   type TracedSample,
@@ -15,6 +15,8 @@ import { dataTimeoutMs, pageLoadTimeoutMs, signedInContext } from './web-session
 export interface ChatRoomLimits {
   chatTarget: number;
   chatSeconds: number;
+  /** No older page for this long ends the scroll as a stall (30 s by default). */
+  stallSeconds?: number;
 }
 
 /** 3. The chat room: from the newest message, scroll up through as many older pages as the room gives. */
@@ -22,7 +24,7 @@ export async function measureChatRoom(
   browser: Browser,
   baseUrl: string,
   ticketId: number,
-  { chatTarget, chatSeconds }: ChatRoomLimits,
+  { chatTarget, chatSeconds, stallSeconds = 30 }: ChatRoomLimits,
   traceOptions: TraceOptions,
 ) {
   const context = await signedInContext(browser, baseUrl);
@@ -57,7 +59,7 @@ export async function measureChatRoom(
   // Traced in stretches of up to a minute: one trace of a long scroll outgrows what Node can parse.
   const started = Date.now();
   const deadline = started + chatSeconds * 1000;
-  const stallMs = 30_000;
+  const stallMs = stallSeconds * 1000;
   let lastProgress = { at: Date.now(), pages: 0 };
   /** Why the scroll ended; null while it goes on. */
   const stopReason = (): string | null => {
@@ -146,6 +148,8 @@ export async function measureChatRoom(
         `${olderPages} older pages${stoppedBy ? ` — stopped: ${stoppedBy}` : ''}`,
     );
   }
+  const stall = stoppedBy?.startsWith('no older page') ? await examineStall(page) : null;
+  if (stall) console.log(`  chat room: the stall examined: ${JSON.stringify(stall)}`);
   const figures = figuresOfSamples(samples);
   const inMemory = await withTimeout(
     page.evaluate(
@@ -162,7 +166,49 @@ export async function measureChatRoom(
     olderPages,
     reachedStart: noMoreOlder,
     stoppedBy,
+    stall,
     listHeightPx: Math.round(inMemory),
     scroll: figures,
   };
+}
+
+/** Animation frames the page gets in one second, with its visibility and focus. */
+async function framesInASecond(page: Page) {
+  return withTimeout(
+    page.evaluate(async () => {
+      let frames = 0;
+      const until = performance.now() + 1000;
+      while (performance.now() < until) {
+        await new Promise<void>((resolve) => {
+          const fallback = setTimeout(resolve, 100);
+          requestAnimationFrame(() => {
+            clearTimeout(fallback);
+            frames += 1;
+            resolve();
+          });
+        });
+      }
+      return { frames, visibility: document.visibilityState, focused: document.hasFocus() };
+    }),
+    pageLoadTimeoutMs,
+    'chat room: frames in a second',
+  ).catch((error: unknown) => ({ error: error instanceof Error ? error.message : String(error) }));
+}
+
+/**
+ * Once the scroll has stalled (no older page for 30 s): whether the page gets frames at all,
+ * and what brings them back: bringing the tab to the front, then a screenshot (a frame drawn
+ * on demand). Runs only after a stall, so it cannot change a run that does not stall.
+ */
+async function examineStall(page: Page) {
+  const atStall = await framesInASecond(page);
+  await withTimeout(page.bringToFront(), pageLoadTimeoutMs, 'chat room: bring to front').catch(
+    () => undefined,
+  );
+  const afterFront = await framesInASecond(page);
+  const shot = await withTimeout(page.screenshot({ timeout: pageLoadTimeoutMs }), pageLoadTimeoutMs, 'shot')
+    .then(() => 'taken')
+    .catch((error: unknown) => (error instanceof Error ? error.message : String(error)));
+  const afterScreenshot = await framesInASecond(page);
+  return { atStall, afterFront, screenshot: shot, afterScreenshot };
 }
