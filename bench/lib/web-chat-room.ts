@@ -196,9 +196,9 @@ async function framesInASecond(page: Page) {
 }
 
 /**
- * Once the scroll has stalled (no older page for 30 s): whether the page gets frames at all,
- * and what brings them back: bringing the tab to the front, then a screenshot (a frame drawn
- * on demand). Runs only after a stall, so it cannot change a run that does not stall.
+ * Once the scroll has stalled (no older page for the stall's length): whether the page gets
+ * frames at all, and what brings them back: bringing the tab to the front, then a screenshot (a
+ * frame drawn on demand). Runs only after a stall, so it cannot change a run that does not stall.
  */
 async function examineStall(page: Page) {
   const atStall = await framesInASecond(page);
@@ -206,7 +206,11 @@ async function examineStall(page: Page) {
     () => undefined,
   );
   const afterFront = await framesInASecond(page);
-  const shot = await withTimeout(page.screenshot({ timeout: pageLoadTimeoutMs }), pageLoadTimeoutMs, 'shot')
+  const shot = await withTimeout(
+    page.screenshot({ timeout: pageLoadTimeoutMs }),
+    pageLoadTimeoutMs,
+    'chat room: screenshot',
+  )
     .then(() => 'taken')
     .catch((error: unknown) => (error instanceof Error ? error.message : String(error)));
   const afterScreenshot = await framesInASecond(page);
