@@ -60,6 +60,7 @@ export async function measureChatRoom(
   const started = Date.now();
   const deadline = started + chatSeconds * 1000;
   const stallMs = stallSeconds * 1000;
+  const stalled = `no older page for ${stallSeconds}s`;
   let lastProgress = { at: Date.now(), pages: 0 };
   /** Why the scroll ended; null while it goes on. */
   const stopReason = (): string | null => {
@@ -67,7 +68,7 @@ export async function measureChatRoom(
     if (noMoreOlder) return 'reached the start of the room';
     if (olderMessages + firstPage >= chatTarget) return `reached ${chatTarget} messages`;
     if (Date.now() >= deadline) return `time up (${chatSeconds}s)`;
-    if (Date.now() - lastProgress.at >= stallMs) return `no older page for ${stallMs / 1000}s`;
+    if (Date.now() - lastProgress.at >= stallMs) return stalled;
     return null;
   };
   const samples: TracedSample[] = [];
@@ -148,7 +149,7 @@ export async function measureChatRoom(
         `${olderPages} older pages${stoppedBy ? ` — stopped: ${stoppedBy}` : ''}`,
     );
   }
-  const stall = stoppedBy?.startsWith('no older page') ? await examineStall(page) : null;
+  const stall = stoppedBy === stalled ? await examineStall(page) : null;
   if (stall) console.log(`  chat room: the stall examined: ${JSON.stringify(stall)}`);
   const figures = figuresOfSamples(samples);
   const inMemory = await withTimeout(
