@@ -120,6 +120,17 @@ try {
     );
     printScroll('  one screen per frame, down', list.byScreen);
     printScroll('  one row per frame, 1,000 rows up', list.byRow);
+    for (const [label, seen] of Object.entries(list.placement)) {
+      console.log(
+        `  rows ${label === 'afterScreens' ? 'after the screens down' : 'after the rows up'}: ${seen.rows} from index ${seen.firstIndex}; ` +
+          `${seen.inPassing} in passing, ${seen.outOfOrder} out of order, ${seen.misplaced} misplaced`,
+      );
+      // Not a time: a row shown in the wrong place is a fault of the table, and fails the run.
+      if (seen.inPassing + seen.outOfOrder + seen.misplaced > 0) {
+        failures[`ticket list placement ${label}`] = JSON.stringify(seen);
+        process.exitCode = 1;
+      }
+    }
   }
 
   const chat = parts.has('chat')

@@ -60,6 +60,43 @@ async function scrollByFrames(
   return withTimeout(run, maxSeconds * 1000 + 30_000, `scroll of ${selector}`);
 }
 
+/**
+ * Where the rows stand once a scroll has stopped: each row in the page should be whole (its
+ * channel's chip shown, not the row in passing of a fling), in reading order, and placed at
+ * its own index (`aria-rowindex`, the header being row 1) times the row height below the
+ * top of the body. Waits up to 5 s for the list to settle.
+ */
+async function placementOf(page: Page) {
+  return withTimeout(
+    page.evaluate(async () => {
+      const read = () => {
+        const body = document.querySelector('[data-testid="ticket-table"] tbody');
+        const rows = [...(body?.querySelectorAll<HTMLElement>('[data-testid="ticket-row"]') ?? [])];
+        const bodyTop = body?.getBoundingClientRect().top ?? 0;
+        const indexes = rows.map((row) => Number(row.getAttribute('aria-rowindex')) - 2);
+        return {
+          rows: rows.length,
+          inPassing: rows.filter((row) => !row.querySelector('[data-channel]')).length,
+          outOfOrder: indexes.filter((index, at) => at > 0 && index <= indexes[at - 1]).length,
+          misplaced: rows.filter(
+            (row, at) => Math.abs(row.getBoundingClientRect().top - bodyTop - indexes[at] * 52) > 0.5,
+          ).length,
+          firstIndex: indexes[0] ?? -1,
+        };
+      };
+      const started = performance.now();
+      let seen = read();
+      while ((seen.inPassing > 0 || seen.outOfOrder > 0) && performance.now() - started < 5_000) {
+        await new Promise((resolve) => setTimeout(resolve, 50));
+        seen = read();
+      }
+      return seen;
+    }),
+    30_000,
+    'reading where the rows stand',
+  );
+}
+
 /** 2. The ticket view: load `targetRows` rows page by page, then scroll through them under a trace. */
 export async function measureTicketList(
   browser: Browser,
@@ -87,7 +124,8 @@ export async function measureTicketList(
       async ({ targetRows }) => {
         // Looked up each time: the screen swaps the table for an error when a page fails.
         const table = () => document.querySelector<HTMLElement>('[data-testid="ticket-table"]');
-        const count = () => Number(table()?.querySelector('table')?.getAttribute('aria-rowcount') ?? 0);
+        // The table counts its header row among its rows.
+        const count = () => Number(table()?.querySelector('table')?.getAttribute('aria-rowcount') ?? 1) - 1;
         let stalledSince = performance.now();
         let last = count();
         while (table() && count() < targetRows && performance.now() - stalledSince < 15_000) {
@@ -135,6 +173,7 @@ export async function measureTicketList(
       traceOptions,
     ),
   ]);
+  const afterScreens = await placementOf(page);
   const byRow = figuresOfSamples([
     await traced(
       browser,
@@ -144,6 +183,7 @@ export async function measureTicketList(
       traceOptions,
     ),
   ]);
+  const afterRows = await placementOf(page);
   await context.close();
   return {
     rowsLoaded: loaded,
@@ -152,5 +192,6 @@ export async function measureTicketList(
     heapMb,
     byScreen,
     byRow,
+    placement: { afterScreens, afterRows },
   };
 }
