@@ -1,5 +1,5 @@
 import { expect, test } from '@playwright/test';
-import { apiGet, demoUsers, submitLogin } from '../support/demo';
+import { apiGet, demoUsers, showEveryCreatedDate, submitLogin } from '../support/demo';
 
 const bandung = 'Toko Demo Cabang Bandung';
 /** A live chat of the branch and a chat of Toko Demo from today (see the demo seeds). */
@@ -29,6 +29,7 @@ test('the owner picks the Bandung branch after sign-in and switches back from th
     .toBe(bandung);
 
   await page.goto('/customer-service/ticket-view');
+  await showEveryCreatedDate(page);
   const rows = page.getByTestId('ticket-row');
   await expect(rows.filter({ hasText: branchCustomer })).toBeVisible();
   await expect(rows.filter({ hasText: homeCustomer })).toHaveCount(0);
@@ -36,6 +37,7 @@ test('the owner picks the Bandung branch after sign-in and switches back from th
   await expect(page.getByTestId('user-menu-role')).toContainText(bandung);
   // A reload keeps the branch and does not ask again.
   await page.reload();
+  await showEveryCreatedDate(page);
   await expect(rows.filter({ hasText: branchCustomer })).toBeVisible();
   await expect(options).toHaveCount(0);
 
@@ -48,6 +50,7 @@ test('the owner picks the Bandung branch after sign-in and switches back from th
   await expect(options).toHaveCount(0);
 
   await page.goto('/customer-service/ticket-view');
+  await showEveryCreatedDate(page);
   await expect(rows.filter({ hasText: homeCustomer }).first()).toBeVisible();
   await expect(rows.filter({ hasText: branchCustomer })).toHaveCount(0);
   await expect(page.getByTestId('user-menu-role')).not.toContainText('Bandung');

@@ -1,5 +1,5 @@
 import { expect, test } from '@playwright/test';
-import { demoUsers, signIn } from '../support/demo';
+import { demoUsers, showEveryCreatedDate, signIn } from '../support/demo';
 
 test('the ticket table shows rows in passing while it jumps a screen a frame, and whole once it stops', async ({
   page,
@@ -9,7 +9,7 @@ test('the ticket table shows rows in passing while it jumps a screen a frame, an
   await signIn(page, demoUsers.owner);
   await page.goto('/customer-service/ticket-view');
   await page.getByTestId('tab-all').click();
-  await page.getByRole('button', { name: 'Hapus filter Tanggal dibuat', exact: true }).click();
+  await showEveryCreatedDate(page);
   const rows = page.getByTestId('ticket-row');
   await expect(rows.first().locator('[data-channel]')).toBeVisible();
   const table = page.getByTestId('ticket-table');
