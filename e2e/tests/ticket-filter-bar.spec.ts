@@ -71,3 +71,35 @@ test('a date field of the ticket table is cleared by a button named in the user 
   await page.getByRole('button', { name: 'Kosongkan', exact: true }).click();
   await expect(created).toHaveText('Semua tanggal dibuat');
 });
+
+test('a created-date filter left on today follows the new day when midnight passes in Jakarta', async ({
+  page,
+}) => {
+  // The browser's clock half a minute before the last midnight in Jakarta (UTC+7, no clock change).
+  const hour = 3_600_000;
+  const day = 24 * hour;
+  const midnight = Math.floor((Date.now() + 7 * hour) / day) * day - 7 * hour;
+  await page.clock.install({ time: midnight - 30_000 });
+  await signIn(page, demoUsers.owner);
+  await page.goto('/customer-service/ticket-view');
+  const created = page.getByRole('button', { name: 'Tanggal dibuat', exact: true });
+  // The field reads "30 Nov 2026 – 30 Nov 2026": each day's date in Jakarta, then its year.
+  const dayOf = (instant: number) => {
+    const date = new Date(instant + 7 * hour);
+    return new RegExp(`^${date.getUTCDate()} \\S+ ${date.getUTCFullYear()} – ${date.getUTCDate()} `);
+  };
+  await expect(created).toHaveText(dayOf(midnight - 30_000));
+
+  // Past midnight the untouched default is today again, and the list asks for the new day.
+  const asked = page.waitForRequest((request) => {
+    const url = new URL(request.url());
+    return (
+      url.pathname.startsWith('/api/ticket') &&
+      url.searchParams.get('createdFrom') === new Date(midnight).toISOString()
+    );
+  });
+  await page.clock.runFor(31_000);
+  await expect(created).toHaveText(dayOf(midnight));
+  await asked;
+  await page.screenshot({ path: 'test-results/ticket-filter-after-midnight.png' });
+});

@@ -21,7 +21,8 @@ import { PageHeader } from '../../../shared/page-header';
 import { useSession } from '../../../shared/use-session';
 import { agentsQueryOptions, type SearchSource, searchQueryOptions } from '../inbox.queries';
 import { inboxErrorText } from '../shared/inbox-errors';
-import { clientTimezoneOf, todayRange } from '../shared/inbox-time';
+import { clientTimezoneOf } from '../shared/inbox-time';
+import { useToday } from '../shared/use-today';
 import { TicketFilterBar } from '../ticket-list/ticket-filter-bar';
 import { DebouncedTextInput } from '../ticket-list/ticket-filter-inputs';
 import { emptyTicketFilters, ticketFilterParams } from '../ticket-list/ticket-filters';
@@ -53,7 +54,7 @@ export function SearchScreen({ source }: { source: SearchSource }) {
   const { t } = useTranslation();
   const session = useSession();
   const zone = clientTimezoneOf(session);
-  const today = todayRange(zone)[0] ?? '';
+  const today = useToday(zone);
   const language = currentLanguage();
   const defaults = useMemo(() => emptyTicketFilters(), []);
   const [filters, setFilters] = useState(defaults);

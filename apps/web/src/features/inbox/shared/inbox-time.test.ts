@@ -2,7 +2,7 @@ import dayjs from 'dayjs';
 import timezone from 'dayjs/plugin/timezone';
 import utc from 'dayjs/plugin/utc';
 import { describe, expect, it } from 'vitest';
-import { dayRangeToInstants, daysInRange, formatTimeAgo, todayRange } from './inbox-time';
+import { dayRangeToInstants, daysInRange, formatTimeAgo, nextDayStart, todayRange } from './inbox-time';
 
 dayjs.extend(utc);
 dayjs.extend(timezone);
@@ -37,6 +37,18 @@ describe('inbox days in the client zone', () => {
         const expected = dayjs(instant).tz(zone).format('YYYY-MM-DD');
         expect(todayRange(zone, new Date(instant)), `${zone} ${instant}`).toEqual([expected, expected]);
       }
+  });
+
+  it('knows when the next day starts in the zone, also across a clock change', () => {
+    for (const zone of zones)
+      for (const day of days)
+        expect(new Date(nextDayStart(day, zone)).toISOString(), `${zone} ${day}`).toBe(
+          dayjs.tz(day, zone).add(1, 'day').startOf('day').toISOString(),
+        );
+    // Jakarta's midnight is 17:00 UTC the day before.
+    expect(new Date(nextDayStart('2026-11-30', 'Asia/Jakarta')).toISOString()).toBe(
+      '2026-11-30T17:00:00.000Z',
+    );
   });
 
   it('turns a day range into the instants dayjs gave, also on days a clock changes', () => {

@@ -97,6 +97,11 @@ export function todayRange(zone: string, now: Date = new Date()): DayRange {
   return [today, today];
 }
 
+/** When the day after `day` starts in the zone, in ms since the epoch. */
+export function nextDayStart(day: DayString, zone: string): number {
+  return startOfDayIn(nextDay(day), zone);
+}
+
 /**
  * The instants a day range covers in the zone: from the first day's midnight to the end
  * of the last day. Open ends stay open.

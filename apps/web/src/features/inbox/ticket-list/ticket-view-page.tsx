@@ -28,12 +28,18 @@ import { NotificationPermissionPrompt } from '../notifications/notification-perm
 import { chatRoomHref } from '../shared/chat-room-link';
 import { inboxErrorText } from '../shared/inbox-errors';
 import { inboxScopeOfSession } from '../shared/inbox-scope';
-import { clientTimezoneOf, todayRange } from '../shared/inbox-time';
+import { clientTimezoneOf } from '../shared/inbox-time';
+import { useToday } from '../shared/use-today';
 import { ColumnChooser, useTicketColumns } from './column-chooser';
 import { rowsOf } from './ticket-cache';
 import type { CellContext } from './ticket-columns';
 import { TicketFilterBar } from './ticket-filter-bar';
-import { defaultTicketFilters, type TicketListParams, ticketFilterParams } from './ticket-filters';
+import {
+  defaultTicketFilters,
+  type TicketFilters,
+  type TicketListParams,
+  ticketFilterParams,
+} from './ticket-filters';
 import { SelectionBar, useTicketSelection } from './ticket-selection';
 import { TicketTable } from './ticket-table';
 import { useLastCounts } from './use-last-counts';
@@ -68,9 +74,23 @@ export function TicketViewPage() {
   );
   useTicketListRealtime(scope);
 
-  const today = todayRange(zone)[0] ?? '';
-  const defaults = useMemo(() => defaultTicketFilters(zone), [zone]);
+  const today = useToday(zone);
+  const defaults = useMemo<TicketFilters>(
+    () => ({ ...defaultTicketFilters(zone), created: [today, today] }),
+    [zone, today],
+  );
   const [filters, setFilters] = useState(defaults);
+  // At midnight a created range of exactly the day that ended follows the new day, so a table
+  // left open overnight (the default is today) goes on showing today's new tickets.
+  const [filtersDay, setFiltersDay] = useState(today);
+  if (filtersDay !== today) {
+    setFiltersDay(today);
+    setFilters((current) =>
+      current.created[0] === filtersDay && current.created[1] === filtersDay
+        ? { ...current, created: [today, today] }
+        : current,
+    );
+  }
   const [tab, setTab] = useState<InboxTab>('all');
   const [sort, setSort] = useState<Sort>('createdAt');
   const params = useMemo<TicketListParams>(
