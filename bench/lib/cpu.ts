@@ -82,3 +82,82 @@ export function startCpuCount(serverPids: number[]): { end(requests: number): Om
     },
   };
 }
+
+/** The processes below `root` (its children, theirs, and so on), read from /proc. */
+export function descendantPids(root: number): number[] {
+  const children = new Map<number, number[]>();
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const parent = Number(readFileSync(`/proc/${entry}/stat`, 'utf8').split(') ')[1].split(' ')[1]);
+      children.set(parent, [...(children.get(parent) ?? []), Number(entry)]);
+    } catch {
+      // ended
+    }
+  }
+  const found: number[] = [];
+  const queue = [...(children.get(root) ?? [])];
+  while (queue.length > 0) {
+    const pid = queue.shift()!;
+    found.push(pid);
+    queue.push(...(children.get(pid) ?? []));
+  }
+  return found;
+}
+
+/** CPU time (ms) of each thread of the processes, keyed `pid/tid`, with the thread's name. */
+function threadTimes(pids: number[]): Map<string, { pid: number; name: string; ms: number }> {
+  const times = new Map<string, { pid: number; name: string; ms: number }>();
+  for (const pid of pids) {
+    let tids: string[] = [];
+    try {
+      tids = readdirSync(`/proc/${pid}/task`);
+    } catch {
+      continue;
+    }
+    for (const tid of tids) {
+      try {
+        const stat = readFileSync(`/proc/${pid}/task/${tid}/stat`, 'utf8');
+        const name = stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')'));
+        const fields = stat.slice(stat.lastIndexOf(') ') + 2).split(' ');
+        times.set(`${pid}/${tid}`, {
+          pid,
+          name,
+          ms: ((Number(fields[11]) + Number(fields[12])) * 1000) / ticksPerSecond,
+        });
+      } catch {
+        // ended
+      }
+    }
+  }
+  return times;
+}
+
+/**
+ * The threads of the processes that used CPU during `ms`, busiest first: each with its process's
+ * kind (Chromium's `--type=`, or the command's name) and its share of one core.
+ */
+export async function busyThreads(
+  pids: number[],
+  ms: number,
+): Promise<Array<{ process: string; thread: string; coreShare: number }>> {
+  const kindOf = (pid: number) => {
+    try {
+      // Chromium rewrites its command line as one string; its processes other than the browser
+      // name their kind with --type=.
+      const command = readFileSync(`/proc/${pid}/cmdline`, 'utf8');
+      const type = /--type=(\S+)/.exec(command)?.[1];
+      return `${type ?? readFileSync(`/proc/${pid}/comm`, 'utf8').trim()} ${pid}`;
+    } catch {
+      return `? ${pid}`;
+    }
+  };
+  const before = threadTimes(pids);
+  await new Promise((resolve) => setTimeout(resolve, ms));
+  const busy: Array<{ process: string; thread: string; coreShare: number }> = [];
+  for (const [key, after] of threadTimes(pids)) {
+    const used = after.ms - (before.get(key)?.ms ?? 0);
+    if (used > 0) busy.push({ process: kindOf(after.pid), thread: after.name, coreShare: used / ms });
+  }
+  return busy.sort((a, b) => b.coreShare - a.coreShare).slice(0, 12);
+}

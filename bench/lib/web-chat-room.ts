@@ -9,6 +9,7 @@ import {
   traced,
   withTimeout,
 } from './chromium-trace';
+import { busyThreads, descendantPids } from './cpu';
 import { dataTimeoutMs, pageLoadTimeoutMs, signedInContext } from './web-session';
 
 /** How far the chat room scrolls: up to `chatTarget` messages, for at most `chatSeconds`. */
@@ -198,11 +199,27 @@ async function framesInASecond(page: Page) {
 
 /**
  * Once the scroll has stalled (no older page for the stall's length): whether the page gets
- * frames at all, and what brings them back: bringing the tab to the front, then a screenshot (a
- * frame drawn on demand). Runs only after a stall, so it cannot change a run that does not stall.
+ * frames at all, which of Chromium's threads work meanwhile, whether a new page of the same
+ * browser gets frames, and what brings them back: bringing the tab to the front, then a
+ * screenshot (a frame drawn on demand), then a new window size. Runs only after a stall, so it
+ * cannot change a run that does not stall.
  */
 async function examineStall(page: Page) {
   const atStall = await framesInASecond(page);
+  // Which of Chromium's threads are working while the page gets no frame (the browser is this
+  // process's child), and whether a new page in the same browser gets frames.
+  const threads = await busyThreads(descendantPids(process.pid), 2000);
+  const fresh = await withTimeout(
+    (async () => {
+      const other = await page.context().newPage();
+      await other.setContent('<p>frames</p>');
+      const frames = await framesInASecond(other);
+      await other.close();
+      return frames;
+    })(),
+    pageLoadTimeoutMs,
+    'chat room: a new page',
+  ).catch((error: unknown) => ({ error: error instanceof Error ? error.message : String(error) }));
   await withTimeout(page.bringToFront(), pageLoadTimeoutMs, 'chat room: bring to front').catch(
     () => undefined,
   );
@@ -215,5 +232,19 @@ async function examineStall(page: Page) {
     .then(() => 'taken')
     .catch((error: unknown) => (error instanceof Error ? error.message : String(error)));
   const afterScreenshot = await framesInASecond(page);
-  return { atStall, afterFront, screenshot: shot, afterScreenshot };
+  // Last, the window one pixel narrower and back: a new size makes Chromium lay out, paint and
+  // draw the whole page again.
+  const size = page.viewportSize();
+  if (size) {
+    await withTimeout(
+      (async () => {
+        await page.setViewportSize({ width: size.width - 1, height: size.height });
+        await page.setViewportSize(size);
+      })(),
+      pageLoadTimeoutMs,
+      'chat room: resize',
+    ).catch(() => undefined);
+  }
+  const afterResize = await framesInASecond(page);
+  return { atStall, threads, newPage: fresh, afterFront, screenshot: shot, afterScreenshot, afterResize };
 }
