@@ -5,7 +5,7 @@
 // The three parts are in bench/lib: web-initial-scripts.ts, web-ticket-list.ts, web-chat-room.ts.
 // Usage: npm run bench:web -- [--database-url URL] [--rows 10000] [--chat-messages 100000]
 //          [--chat-seconds 240] [--stall-seconds 30] [--port 3470] [--web-dist DIR] [--only initial,list,chat] [--keep-traces]
-//          [--trace-categories cc,viz,gpu] [--out FILE]   (default bench/results/web-<tickets>.json)
+//          [--trace-categories cc,viz,gpu] [--untraced] [--out FILE]   (default bench/results/web-<tickets>.json)
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -36,6 +36,7 @@ const traceOptions = {
   keepTraces: flags['keep-traces'] === 'true',
   callTimeoutMs: pageLoadTimeoutMs,
   extraCategories: flags['trace-categories']?.split(',').filter(Boolean),
+  untraced: flags.untraced === 'true',
 };
 
 /** The built web app the server serves; --web-dist compares another build (e.g. of an older commit). */
@@ -151,12 +152,16 @@ try {
     );
     printScroll('  one screen per frame, up', chat.scroll);
   }
+  if (traceOptions.untraced)
+    console.log("\n(untraced: long tasks are the page's own count; nothing by CPU or main thread)");
 
   const result = {
     date: new Date().toISOString(),
     machine: `${os.cpus().length} cores, ${os.cpus()[0]?.model ?? ''}, ${Math.round(os.totalmem() / 2 ** 30)} GiB`,
     loadAverage: os.loadavg().map((value) => Math.round(value * 10) / 10),
     chromium: browser.version(),
+    /** Without a trace, long tasks are the page's own count only (`observedLongTasks`). */
+    traced: !traceOptions.untraced,
     database: new URL(databaseUrl).pathname.slice(1),
     dataset,
     initialScripts: scripts,

@@ -16,6 +16,11 @@ export interface TraceOptions {
   callTimeoutMs?: number;
   /** Categories traced beside the bench's own (`cc`, `viz`, `gpu`…), to see why frames stop. */
   extraCategories?: string[];
+  /**
+   * No Chromium trace: only the frame times and the page's own long-task count (no long tasks by
+   * CPU, no main thread's time), to see whether tracing changes what is measured.
+   */
+  untraced?: boolean;
 }
 
 /**
@@ -262,20 +267,22 @@ export async function traced(
     }).observe({ type: 'longtask' });
   });
   await withTimeout(observe, callTimeoutMs, `${label}: long-task observer`);
-  await withTimeout(
-    browser.startTracing(page, { categories: [...traceCategories, ...(options.extraCategories ?? [])] }),
-    callTimeoutMs,
-    `${label}: start tracing`,
-  );
+  const tracing = !options.untraced;
+  if (tracing)
+    await withTimeout(
+      browser.startTracing(page, { categories: [...traceCategories, ...(options.extraCategories ?? [])] }),
+      callTimeoutMs,
+      `${label}: start tracing`,
+    );
   const started = performance.now();
   const run = await work().catch(async (error: unknown) => {
-    await withTimeout(browser.stopTracing(), 60_000, 'stop tracing').catch(() => undefined);
+    if (tracing) await withTimeout(browser.stopTracing(), 60_000, 'stop tracing').catch(() => undefined);
     throw error;
   });
   const seconds = (performance.now() - started) / 1000;
   // A minute's trace can take a while to hand over; two minutes without it is a hang.
-  const trace = await withTimeout(browser.stopTracing(), 120_000, `${label}: stop tracing`);
-  if (options.keepTraces) {
+  const trace = tracing ? await withTimeout(browser.stopTracing(), 120_000, `${label}: stop tracing`) : null;
+  if (trace && options.keepTraces) {
     const file = path.join(os.tmpdir(), `web-bench-${label}-${Date.now()}.json`);
     writeFileSync(file, trace);
     console.log(
@@ -288,7 +295,7 @@ export async function traced(
     `${label}: long-task count`,
   );
   if (run.timedOut) console.error(`  ${label}: stopped at its time limit`);
-  const onMain = mainThreadEvents(trace);
+  const onMain = trace ? mainThreadEvents(trace) : [];
   return {
     deltas: run.deltas,
     missedFrames: run.missedFrames,
