@@ -49,6 +49,14 @@ if (!existsSync(path.join(webDist, 'index.html'))) {
 }
 
 function printScroll(label: string, figures: ScrollFigures): void {
+  if (traceOptions.untraced) {
+    console.log(
+      `${label.padEnd(34)} ${figures.durationSeconds}s  frames ${figures.frames}  frame p50 ${figures.frameP50} ms  ` +
+        `p95 ${figures.frameP95} ms  max ${figures.frameMax} ms  missed frames ${figures.missedFrames}  ` +
+        `long tasks >50 ms seen by the page: ${figures.observedLongTasks} (untraced: nothing by CPU)`,
+    );
+    return;
+  }
   console.log(
     `${label.padEnd(34)} ${figures.durationSeconds}s  frames ${figures.frames}  frame p50 ${figures.frameP50} ms  ` +
       `p95 ${figures.frameP95} ms  max ${figures.frameMax} ms  missed frames ${figures.missedFrames}  long tasks >50 ms: ${figures.longTasks} ` +
@@ -152,8 +160,6 @@ try {
     );
     printScroll('  one screen per frame, up', chat.scroll);
   }
-  if (traceOptions.untraced)
-    console.log("\n(untraced: long tasks are the page's own count; nothing by CPU or main thread)");
 
   const result = {
     date: new Date().toISOString(),
