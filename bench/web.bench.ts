@@ -49,17 +49,17 @@ if (!existsSync(path.join(webDist, 'index.html'))) {
 }
 
 function printScroll(label: string, figures: ScrollFigures): void {
+  const frames =
+    `${label.padEnd(34)} ${figures.durationSeconds}s  frames ${figures.frames}  frame p50 ${figures.frameP50} ms  ` +
+    `p95 ${figures.frameP95} ms  max ${figures.frameMax} ms  missed frames ${figures.missedFrames}  `;
   if (traceOptions.untraced) {
     console.log(
-      `${label.padEnd(34)} ${figures.durationSeconds}s  frames ${figures.frames}  frame p50 ${figures.frameP50} ms  ` +
-        `p95 ${figures.frameP95} ms  max ${figures.frameMax} ms  missed frames ${figures.missedFrames}  ` +
-        `long tasks >50 ms seen by the page: ${figures.observedLongTasks} (untraced: nothing by CPU)`,
+      `${frames}long tasks >50 ms seen by the page: ${figures.observedLongTasks} (untraced: nothing by CPU)`,
     );
     return;
   }
   console.log(
-    `${label.padEnd(34)} ${figures.durationSeconds}s  frames ${figures.frames}  frame p50 ${figures.frameP50} ms  ` +
-      `p95 ${figures.frameP95} ms  max ${figures.frameMax} ms  missed frames ${figures.missedFrames}  long tasks >50 ms: ${figures.longTasks} ` +
+    `${frames}long tasks >50 ms: ${figures.longTasks} ` +
       `(max ${figures.longTaskMax} ms; page saw ${figures.observedLongTasks}); ` +
       `by CPU time ${figures.cpuLongTasks} (max ${figures.cpuLongTaskMax} ms)`,
   );

@@ -6,14 +6,24 @@ import { readdirSync, readFileSync } from 'node:fs';
 /** Clock ticks per second of /proc's times (USER_HZ, 100 on Linux). */
 const ticksPerSecond = 100;
 
+/**
+ * The fields of a process's or thread's `stat` after its name (which may hold spaces and
+ * parentheses): [0] is the state, [1] the parent, [11] and [12] the user and system ticks.
+ */
+function statFields(stat: string): string[] {
+  return stat.slice(stat.lastIndexOf(') ') + 2).split(' ');
+}
+
+/** CPU time (user + system) in ms, from a `stat`'s fields. */
+function cpuMsOfFields(fields: string[]): number {
+  return ((Number(fields[11]) + Number(fields[12])) * 1000) / ticksPerSecond;
+}
+
 /** CPU time (user + system) the processes have used, in ms. */
 export function cpuMsOf(pids: number[]): number {
-  let ticks = 0;
-  for (const pid of pids) {
-    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
-    ticks += Number(fields[11]) + Number(fields[12]);
-  }
-  return (ticks * 1000) / ticksPerSecond;
+  let ms = 0;
+  for (const pid of pids) ms += cpuMsOfFields(statFields(readFileSync(`/proc/${pid}/stat`, 'utf8')));
+  return ms;
 }
 
 /** Every running PostgreSQL process (the bench's database is on this machine). */
@@ -89,7 +99,7 @@ export function descendantPids(root: number): number[] {
   for (const entry of readdirSync('/proc')) {
     if (!/^\d+$/.test(entry)) continue;
     try {
-      const parent = Number(readFileSync(`/proc/${entry}/stat`, 'utf8').split(') ')[1].split(' ')[1]);
+      const parent = Number(statFields(readFileSync(`/proc/${entry}/stat`, 'utf8'))[1]);
       children.set(parent, [...(children.get(parent) ?? []), Number(entry)]);
     } catch {
       // ended
@@ -119,12 +129,7 @@ function threadTimes(pids: number[]): Map<string, { pid: number; name: string; m
       try {
         const stat = readFileSync(`/proc/${pid}/task/${tid}/stat`, 'utf8');
         const name = stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')'));
-        const fields = stat.slice(stat.lastIndexOf(') ') + 2).split(' ');
-        times.set(`${pid}/${tid}`, {
-          pid,
-          name,
-          ms: ((Number(fields[11]) + Number(fields[12])) * 1000) / ticksPerSecond,
-        });
+        times.set(`${pid}/${tid}`, { pid, name, ms: cpuMsOfFields(statFields(stat)) });
       } catch {
         // ended
       }

@@ -31,7 +31,7 @@ function localeOf(language: string): string {
 const dayFormats = new Map<string, Intl.DateTimeFormat>();
 
 /** The calendar day of an instant in the zone, `YYYY-MM-DD`. */
-function dayIn(zone: string, instant: Date): DayString {
+export function dayIn(zone: string, instant: Date = new Date()): DayString {
   let format = dayFormats.get(zone);
   if (!format) {
     format = new Intl.DateTimeFormat('en-CA', {

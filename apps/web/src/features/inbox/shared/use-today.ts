@@ -1,9 +1,7 @@
 import { useEffect, useState } from 'react';
-import { type DayString, nextDayStart, todayRange } from './inbox-time';
+import { type DayString, dayIn, nextDayStart } from './inbox-time';
 
 // Apart from inbox-time.ts, so that it loads with the screens that filter by day, not with the inbox.
-
-const dayIn = (zone: string): DayString => todayRange(zone)[0] ?? '';
 
 /**
  * Today in the zone, `YYYY-MM-DD`, which turns at the zone's midnight while the screen stays
