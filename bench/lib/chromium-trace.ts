@@ -4,7 +4,9 @@
 import { writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { performance } from 'node:perf_hooks';
 import type { Browser, Page } from 'playwright-core';
+import { sampleRendererMainThreads, type ThreadTime } from './thread-clock';
 
 /** A task over this long (wall clock or CPU time) is a long task. */
 const longTaskMs = 50;
@@ -17,8 +19,9 @@ export interface TraceOptions {
   /** Categories traced beside the bench's own (`cc`, `viz`, `gpu`…), to see why frames stop. */
   extraCategories?: string[];
   /**
-   * No Chromium trace: only the frame times and the page's own long-task count (no long tasks by
-   * CPU, no main thread's time), to see whether tracing changes what is measured.
+   * No Chromium trace: the frame times, and the long tasks the page's own observer sees, each
+   * with its CPU time read off the main thread's schedstat instead of the trace, to see whether
+   * tracing changes what is measured.
    */
   untraced?: boolean;
 }
@@ -66,6 +69,10 @@ export interface LongTask {
   ms: number;
   /** CPU time of the task; far below `ms` when other processes held the cores. */
   cpuMs: number;
+  /** Untraced only: the time the main thread waited, runnable, for a core (schedstat). */
+  waitMs?: number;
+  /** Untraced only: the CPU between the thread's readings just outside the task (an upper bound). */
+  cpuMsAtMost?: number;
   /** The heaviest kinds of work inside the task (JS, layout, style…), in ms, for diagnosis. */
   inside: Record<string, number>;
 }
@@ -228,6 +235,8 @@ export interface TracedSample {
   observed: number;
   seconds: number;
   mainThread: MainThreadTotals;
+  /** Untraced only: how many readings of the main thread's schedstat the stretch took. */
+  schedstatReadings?: number;
 }
 
 function addTotals(a: MainThreadTotals, b: MainThreadTotals): MainThreadTotals {
@@ -248,7 +257,106 @@ export function figuresOfSamples(samples: TracedSample[]): ScrollFigures {
   );
 }
 
-/** Runs `work` under a Chromium trace and in-page long-task observation; returns the figures. */
+/** A long task as the page's own observer saw it: start (page's performance.now()) and length. */
+type ObservedTask = [start: number, duration: number];
+
+/** A long animation frame as the page saw it, with the scripts that ran in it (untraced runs). */
+interface ObservedFrame {
+  start: number;
+  duration: number;
+  styleAndLayoutStart: number;
+  scripts: Array<{ invoker: string; duration: number }>;
+}
+
+/**
+ * Starts the page's own observers once per page (long tasks; long animation frames when untraced)
+ * and empties what they hold, so that each stretch reads its own.
+ */
+async function observeLongTasks(page: Page, frames: boolean, timeoutMs: number, label: string) {
+  const observe = page.evaluate((withFrames) => {
+    const state = window as unknown as {
+      benchLongTasks: Array<[number, number]>;
+      benchLongFrames: unknown[];
+      benchObserving?: boolean;
+    };
+    state.benchLongTasks = [];
+    state.benchLongFrames = [];
+    if (state.benchObserving) return;
+    state.benchObserving = true;
+    new PerformanceObserver((list) => {
+      for (const entry of list.getEntries()) state.benchLongTasks.push([entry.startTime, entry.duration]);
+    }).observe({ type: 'longtask' });
+    if (!withFrames) return;
+    new PerformanceObserver((list) => {
+      for (const entry of list.getEntries()) {
+        const frame = entry as PerformanceEntry & {
+          styleAndLayoutStart: number;
+          scripts: Array<{ invoker: string; duration: number }>;
+        };
+        state.benchLongFrames.push({
+          start: frame.startTime,
+          duration: frame.duration,
+          styleAndLayoutStart: frame.styleAndLayoutStart,
+          scripts: frame.scripts.map((script) => ({ invoker: script.invoker, duration: script.duration })),
+        });
+      }
+    }).observe({ type: 'long-animation-frame' });
+  }, frames);
+  await withTimeout(observe, timeoutMs, `${label}: long-task observer`);
+}
+
+/** What this process's performance.now() was when the page's read 0: one round trip's midpoint. */
+async function pageClockOffset(page: Page, timeoutMs: number, label: string): Promise<number> {
+  const before = performance.now();
+  const inPage = await withTimeout(
+    page.evaluate(() => performance.now()),
+    timeoutMs,
+    `${label}: the page's clock`,
+  );
+  return (before + performance.now()) / 2 - inPage;
+}
+
+/**
+ * The long tasks the page observed, each with its CPU time and its wait for a core from the main
+ * thread's schedstat, and what the long animation frames around it spent their time on.
+ */
+function untracedLongTasks(
+  tasks: ObservedTask[],
+  frames: ObservedFrame[],
+  offset: number,
+  thread: { timeIn(from: number, to: number): ThreadTime },
+): LongTask[] {
+  const tenths = (ms: number) => Math.round(ms * 10) / 10;
+  return tasks.map(([start, duration]) => {
+    const time = thread.timeIn(start + offset, start + duration + offset);
+    const inside: Record<string, number> = {};
+    for (const frame of frames) {
+      if (frame.start > start + duration || frame.start + frame.duration < start) continue;
+      for (const script of frame.scripts)
+        inside[`script ${script.invoker}`] = (inside[`script ${script.invoker}`] ?? 0) + script.duration;
+      if (frame.styleAndLayoutStart > 0)
+        inside['style and layout'] =
+          (inside['style and layout'] ?? 0) + frame.start + frame.duration - frame.styleAndLayoutStart;
+    }
+    const top = Object.entries(inside)
+      .sort((a, b) => b[1] - a[1])
+      .slice(0, 4)
+      .map(([name, ms]) => [name, Math.round(ms)]);
+    return {
+      ms: tenths(duration),
+      cpuMs: time.cpuMs,
+      waitMs: time.waitMs,
+      cpuMsAtMost: time.cpuMsAtMost,
+      inside: Object.fromEntries(top),
+    };
+  });
+}
+
+/**
+ * Runs `work` under a Chromium trace and in-page long-task observation; returns the figures.
+ * Untraced, the long tasks are the page's own observer's, each timed on the main thread's own
+ * clock (schedstat, `thread-clock.ts`), and the main thread's CPU is that clock's.
+ */
 export async function traced(
   browser: Browser,
   page: Page,
@@ -257,17 +365,10 @@ export async function traced(
   options: TraceOptions = {},
 ): Promise<TracedSample> {
   const callTimeoutMs = options.callTimeoutMs ?? 10_000;
-  const observe = page.evaluate(() => {
-    const state = window as unknown as { benchLongTasks: number; benchObserving?: boolean };
-    state.benchLongTasks = 0;
-    if (state.benchObserving) return;
-    state.benchObserving = true;
-    new PerformanceObserver((list) => {
-      state.benchLongTasks += list.getEntries().length;
-    }).observe({ type: 'longtask' });
-  });
-  await withTimeout(observe, callTimeoutMs, `${label}: long-task observer`);
   const tracing = !options.untraced;
+  await observeLongTasks(page, !tracing, callTimeoutMs, label);
+  const offset = tracing ? 0 : await pageClockOffset(page, callTimeoutMs, label);
+  const sampler = tracing ? null : sampleRendererMainThreads();
   if (tracing)
     await withTimeout(
       browser.startTracing(page, { categories: [...traceCategories, ...(options.extraCategories ?? [])] }),
@@ -277,9 +378,11 @@ export async function traced(
   const started = performance.now();
   const run = await work().catch(async (error: unknown) => {
     if (tracing) await withTimeout(browser.stopTracing(), 60_000, 'stop tracing').catch(() => undefined);
+    sampler?.stop();
     throw error;
   });
   const seconds = (performance.now() - started) / 1000;
+  const thread = sampler?.stop() ?? null;
   // A minute's trace can take a while to hand over; two minutes without it is a hang.
   const trace = tracing ? await withTimeout(browser.stopTracing(), 120_000, `${label}: stop tracing`) : null;
   if (trace && options.keepTraces) {
@@ -289,18 +392,35 @@ export async function traced(
       `  trace: ${file} (${(trace.length / 1e6).toFixed(0)} MB; open in chrome://tracing or DevTools)`,
     );
   }
-  const observed = await withTimeout(
-    page.evaluate(() => (window as unknown as { benchLongTasks: number }).benchLongTasks),
+  const seen = await withTimeout(
+    page.evaluate(() => {
+      const state = window as unknown as { benchLongTasks: unknown; benchLongFrames: unknown };
+      return { tasks: state.benchLongTasks, frames: state.benchLongFrames };
+    }),
     callTimeoutMs,
     `${label}: long-task count`,
   );
+  const observedTasks = seen.tasks as ObservedTask[];
   if (run.timedOut) console.error(`  ${label}: stopped at its time limit`);
+  if (thread) {
+    const totals = thread.totals();
+    return {
+      deltas: run.deltas,
+      missedFrames: run.missedFrames,
+      tasks: untracedLongTasks(observedTasks, seen.frames as ObservedFrame[], offset, thread),
+      observed: observedTasks.length,
+      seconds,
+      // Untraced, busy is the time the main thread ran or waited, runnable, for a core.
+      mainThread: { busyMs: totals.cpuMs + totals.waitMs, cpuMs: totals.cpuMs, byKind: {} },
+      schedstatReadings: thread.readingsTaken,
+    };
+  }
   const onMain = trace ? mainThreadEvents(trace) : [];
   return {
     deltas: run.deltas,
     missedFrames: run.missedFrames,
     tasks: longTasksOf(onMain),
-    observed,
+    observed: observedTasks.length,
     seconds,
     mainThread: mainThreadTotalsOf(onMain),
   };
