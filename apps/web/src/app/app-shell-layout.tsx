@@ -1,18 +1,45 @@
+import { consentDue } from '@app/contracts';
 import { AppShell, Burger, Group } from '@mantine/core';
 import { useDisclosure } from '@mantine/hooks';
+import { useQuery } from '@tanstack/react-query';
 import { Navigate, Outlet, useLocation } from '@tanstack/react-router';
-import { Suspense, useEffect } from 'react';
+import { lazy, Suspense, useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { ConsentDialog } from '../features/identity/consent-dialog';
+import { meQueryOptions } from '../features/identity/identity.queries';
 import { useInboxNotifications } from '../features/inbox/notifications/use-inbox-notifications';
 import { usePageVisitTracking } from '../features/tracking/use-page-visit-tracking';
 import { BrandMark } from '../shared/brand-mark';
+import { withFeatureStrings } from '../shared/i18n';
 import { useSession } from '../shared/use-session';
 import { CreditSummary } from './credit-summary';
 import { MainMenu } from './main-menu';
 import { PagePending } from './page-pending';
 import { useRealtimeConnection } from './use-realtime-connection';
 import { UserMenu } from './user-menu';
+
+/**
+ * The consent dialog (Mantine's Modal with its focus trap and scroll lock, the admin
+ * feature's strings) is its own chunk: most visits are by users who have answered, so it
+ * loads once due.
+ */
+const ConsentDialog = lazy(() =>
+  withFeatureStrings(import('../features/identity/consent-dialog')).then((module) => ({
+    default: module.ConsentDialog,
+  })),
+);
+
+/** Mounts the consent dialog once consent is due and keeps it, so it closes with its transition. */
+function ConsentDialogWhenDue() {
+  const me = useQuery(meQueryOptions());
+  const due = me.data !== undefined && consentDue({ ...me.data, createdAt: me.data.user.createdAt });
+  const [wanted, setWanted] = useState(false);
+  if (due && !wanted) setWanted(true);
+  return wanted ? (
+    <Suspense fallback={null}>
+      <ConsentDialog due={due} />
+    </Suspense>
+  ) : null;
+}
 
 /** The main layout of every signed-in screen: header, side menu, content. */
 export function AppShellLayout() {
@@ -64,7 +91,7 @@ export function AppShellLayout() {
         <MainMenu session={session} />
       </AppShell.Navbar>
       <AppShell.Main>
-        <ConsentDialog />
+        <ConsentDialogWhenDue />
         <Suspense fallback={<PagePending />}>
           <Outlet />
         </Suspense>

@@ -1,15 +1,21 @@
 import { infoDialogMaxWidth } from '@app/contracts';
 import { Button, Group, Modal, Text } from '@mantine/core';
+import { useMounted } from '@mantine/hooks';
 import { useTranslation } from 'react-i18next';
 import { closeInfoDialog, useInfoDialogMessage } from './info-dialog-store';
 
-/** The shell's information dialog: title Informasi, one Ok button, at most 464 px wide. */
+/**
+ * The shell's information dialog: title Informasi, one Ok button, at most 464 px wide.
+ * Its chunk loads with the first message (see RootLayout), so it opens once mounted and
+ * that first message transitions in like every later one.
+ */
 export function InfoDialog() {
   const { t } = useTranslation();
   const message = useInfoDialogMessage();
+  const mounted = useMounted();
   return (
     <Modal
-      opened={message !== null}
+      opened={mounted && message !== null}
       onClose={closeInfoDialog}
       title={t('infoDialog.title')}
       size={infoDialogMaxWidth}

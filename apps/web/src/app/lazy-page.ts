@@ -1,5 +1,6 @@
 import { chunkLoadTimeoutMs } from '@app/contracts';
 import { type ComponentType, createElement, use } from 'react';
+import { withFeatureStrings } from '../shared/i18n';
 
 /** A screen's code could not be loaded (network drop, or a deploy removed the old file). */
 export class ChunkLoadError extends Error {
@@ -37,10 +38,13 @@ function withTimeout<T>(promise: Promise<T>, ms: number): Promise<T> {
  * navigation (so the progress bar covers it); a failure is kept and thrown at render,
  * where the route's error view offers a reload. Unlike the router's own helper it never
  * reloads the page by itself: the user decides, and sees why.
+ * The features' strings load beside the code, unless the screen shows only the bundled
+ * ones (`strings: 'bundled'`: the shell's and the inbox's, see i18n.ts).
  */
 export function lazyPage<Module extends Record<string, unknown>, Name extends keyof Module>(
   importer: () => Promise<Module>,
   exportName: Name,
+  strings: 'bundled' | 'features' = 'features',
 ): Module[Name] & { preload: () => Promise<void> } {
   let component: ComponentType<object> | null = null;
   let failure: ChunkLoadError | null = null;
@@ -48,7 +52,10 @@ export function lazyPage<Module extends Record<string, unknown>, Name extends ke
 
   function load(): Promise<void> {
     if (component) return Promise.resolve();
-    loading ??= withTimeout(importer(), chunkLoadTimeoutMs)
+    loading ??= withTimeout(
+      strings === 'features' ? withFeatureStrings(importer()) : importer(),
+      chunkLoadTimeoutMs,
+    )
       .then((module) => {
         const found = module?.[exportName];
         if (typeof found !== 'function')

@@ -104,16 +104,21 @@ const changePasswordRoute = createRoute({
   component: lazyPage(() => import('../features/settings/change-password-page'), 'ChangePasswordPage'),
 });
 
+/** The inbox and the ticket view, where every signed-in user lands, show only the bundled strings. */
 const inboxRoute = createRoute({
   getParentRoute: () => appRoute,
   path: 'customer-service/inbox',
-  component: lazyPage(() => import('../features/inbox/inbox-page'), 'InboxPage'),
+  component: lazyPage(() => import('../features/inbox/inbox-page'), 'InboxPage', 'bundled'),
 });
 
 const ticketViewRoute = createRoute({
   getParentRoute: () => appRoute,
   path: 'customer-service/ticket-view',
-  component: lazyPage(() => import('../features/inbox/ticket-list/ticket-view-page'), 'TicketViewPage'),
+  component: lazyPage(
+    () => import('../features/inbox/ticket-list/ticket-view-page'),
+    'TicketViewPage',
+    'bundled',
+  ),
 });
 
 /** The chat room needs the ticket (referenceId); without it the inbox is the place to be. */

@@ -26,6 +26,19 @@ describe('i18n', () => {
     expect(i18next.hasResourceBundle('en', 'translation')).toBe(false);
   });
 
+  it("keeps the other features' Indonesian strings for the screens that show them", async () => {
+    const { i18n, i18next } = await freshModules();
+    await i18n.initI18n();
+    expect(i18next.exists('chatRoom.pageTitle')).toBe(false);
+    const module = { screen: 'chat room' };
+    expect(await i18n.withFeatureStrings(Promise.resolve(module))).toBe(module);
+    expect(i18next.t('chatRoom.pageTitle')).toBe('Ruang chat');
+    expect(i18next.t('inbox.filters.created')).toBe('Tanggal dibuat');
+
+    await i18n.changeLanguage('en');
+    expect(i18next.t('chatRoom.pageTitle')).toBe('Chat room');
+  });
+
   it('fetches English on the switch, then speaks it and remembers the choice', async () => {
     const { i18n, i18next } = await freshModules();
     await i18n.initI18n();

@@ -22,13 +22,16 @@ type Strings = Record<string, unknown>;
  * Locale files: `locales/<language>.json` and the feature files
  * `locales/features/<feature>.<language>.json`, each feature file holding one top-level key,
  * so that every feature writes its own strings. Indonesian, the default and the fallback of
- * every missing key, is bundled with the app; English is its own chunk, fetched when it is
- * the stored choice or the user switches to it, so a first visit loads one language.
+ * every missing key, is bundled with the app for the shell and the inbox (the main file and
+ * the inbox, push and client-switch files); the other features' Indonesian strings are one
+ * chunk (feature-strings.ts) that every other screen loads with its code (`withFeatureStrings`,
+ * see lazyPage). English is its own chunks, fetched when it is the stored choice or the user
+ * switches to it, so a first visit loads one language.
  */
-const bundledFiles = import.meta.glob<Strings>(['../locales/id.json', '../locales/features/*.id.json'], {
-  eager: true,
-  import: 'default',
-});
+const bundledFiles = import.meta.glob<Strings>(
+  ['../locales/id.json', '../locales/features/{inbox,push,clientSwitch}.id.json'],
+  { eager: true, import: 'default' },
+);
 const fetchedFiles = import.meta.glob<Strings>(['../locales/en.json', '../locales/features/*.en.json'], {
   import: 'default',
 });
@@ -72,6 +75,36 @@ export function loadLanguage(language: Language): Promise<void> {
     loading.set(language, pending);
   }
   return pending;
+}
+
+let featureStrings: Promise<void> | null = null;
+
+/** Adds the Indonesian strings of the features beyond the shell and the inbox, fetching their chunk once. */
+export function loadFeatureStrings(): Promise<void> {
+  if (!featureStrings) {
+    featureStrings = import('./feature-strings').then(({ featureStringFiles }) => {
+      i18next.addResourceBundle(
+        defaultLanguage,
+        'translation',
+        bundleOf(defaultLanguage, featureStringFiles),
+        true,
+        true,
+      );
+    });
+    // A failed fetch (offline) may be retried by the next screen.
+    featureStrings.catch(() => {
+      featureStrings = null;
+    });
+  }
+  return featureStrings;
+}
+
+/**
+ * A screen's or dialog's code, resolved once the feature strings are in too, so that it never
+ * shows a key: Indonesian is the fallback of English, and the user may switch to it there.
+ */
+export function withFeatureStrings<Module>(loading: Promise<Module>): Promise<Module> {
+  return Promise.all([loading, loadFeatureStrings()]).then(([module]) => module);
 }
 
 /**

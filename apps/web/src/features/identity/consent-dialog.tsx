@@ -1,11 +1,12 @@
-import { consentDue, consentResponse } from '@app/contracts';
+import { consentResponse } from '@app/contracts';
 import { Alert, Button, Group, Modal, ScrollArea, Stack, Text } from '@mantine/core';
+import { useMounted } from '@mantine/hooks';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { api } from '../../shared/api-client';
 import { currentLanguage } from '../../shared/i18n';
-import { meQueryKey, meQueryOptions } from './identity.queries';
+import { meQueryKey } from './identity.queries';
 
 /** The consent document is served as plain text, not JSON, so it is fetched directly. */
 async function fetchConsentDocument(language: string): Promise<string> {
@@ -17,22 +18,22 @@ async function fetchConsentDocument(language: string): Promise<string> {
 /**
  * The user-consent dialog of the app shell (core-inbox §4): shown to a signed-in user who
  * has not agreed, once 6 hours have passed since they last answered (or, never having
- * answered, since their account was created; see `consentDue`).
- * Dismiss records only the time; Approve records the agreement.
+ * answered, since their account was created; the shell decides with `consentDue` and
+ * loads this chunk only then). Dismiss records only the time; Approve records the agreement.
  */
-export function ConsentDialog() {
+export function ConsentDialog({ due }: { due: boolean }) {
   const { t } = useTranslation();
   const queryClient = useQueryClient();
-  const me = useQuery(meQueryOptions());
   const [answered, setAnswered] = useState(false);
   const [saving, setSaving] = useState(false);
-  const due =
-    !answered && me.data !== undefined && consentDue({ ...me.data, createdAt: me.data.user.createdAt });
+  // Mounted with `due` already true; opening after mount lets it transition in.
+  const mounted = useMounted();
+  const opened = mounted && due && !answered;
   const language = currentLanguage();
   const document = useQuery({
     queryKey: ['identity', 'consent-document', language],
     queryFn: () => fetchConsentDocument(language),
-    enabled: due,
+    enabled: due && !answered,
     staleTime: Number.POSITIVE_INFINITY,
   });
 
@@ -51,7 +52,7 @@ export function ConsentDialog() {
 
   return (
     <Modal
-      opened={due}
+      opened={opened}
       onClose={() => void answer(false)}
       title={<Text fw={650}>{t('admin.consent.title')}</Text>}
       centered
