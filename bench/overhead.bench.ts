@@ -20,11 +20,8 @@ import {
 } from './lib/processes';
 
 const flags = parseFlags(process.argv.slice(2));
-const databaseUrl =
-  flags['database-url'] ??
-  (process.env.BENCH_DATABASE_URL || process.env.DATABASE_URL
-    ? benchDatabaseUrl()
-    : 'postgres://postgres@127.0.0.1:5432/bench_10k');
+// The same database as every other bench (`bench` unless told), which bench:seed creates.
+const databaseUrl = benchDatabaseUrl(flags['database-url']);
 const durationSeconds = Number(flags.duration ?? 10);
 const connections = Number(flags.connections ?? 16);
 const rounds = Number(flags.rounds ?? 1);
