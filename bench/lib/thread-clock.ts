@@ -47,37 +47,35 @@ export interface ThreadTime {
 class ThreadReadings {
   readonly readings: Reading[] = [];
 
+  /** The index of the last reading at or before `at` (-1 when none is). */
+  private lastAtOrBefore(at: number): number {
+    let low = -1;
+    let high = this.readings.length;
+    while (high - low > 1) {
+      const middle = (low + high) >> 1;
+      if (this.readings[middle].at <= at) low = middle;
+      else high = middle;
+    }
+    return low;
+  }
+
   /** The counter's value at `at`, read off a straight line between the readings around it. */
   private valueAt(at: number, key: 'runNs' | 'waitNs'): number {
     const list = this.readings;
     if (list.length === 0) return 0;
-    if (at <= list[0].at) return list[0][key];
-    const last = list[list.length - 1];
-    if (at >= last.at) return last[key];
-    let low = 0;
-    let high = list.length - 1;
-    while (high - low > 1) {
-      const middle = (low + high) >> 1;
-      if (list[middle].at <= at) low = middle;
-      else high = middle;
-    }
+    const low = this.lastAtOrBefore(at);
+    if (low < 0) return list[0][key];
+    if (low === list.length - 1) return list[low][key];
     const a = list[low];
-    const b = list[high];
+    const b = list[low + 1];
     return a[key] + ((b[key] - a[key]) * (at - a.at)) / Math.max(b.at - a.at, 1e-6);
   }
 
   /** The readings just outside [from, to]. */
   private around(from: number, to: number): [Reading, Reading] | null {
-    const list = this.readings;
-    let before: Reading | undefined;
-    let after: Reading | undefined;
-    for (const reading of list) {
-      if (reading.at <= from) before = reading;
-      if (reading.at >= to) {
-        after = reading;
-        break;
-      }
-    }
+    const before = this.readings[this.lastAtOrBefore(from)];
+    const last = this.lastAtOrBefore(to);
+    const after = this.readings[last >= 0 && this.readings[last].at === to ? last : last + 1];
     return before && after ? [before, after] : null;
   }
 
