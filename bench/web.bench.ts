@@ -11,12 +11,13 @@ import os from 'node:os';
 import path from 'node:path';
 import { chromium } from 'playwright-core';
 import { parseFlags } from './lib/bench-db';
-import { type ScrollFigures, withTimeout } from './lib/chromium-trace';
+import type { ScrollFigures } from './lib/chromium-trace';
 import { repoRoot, startServerProcess } from './lib/processes';
 import { measureChatRoom } from './lib/web-chat-room';
 import { measureInitialScripts } from './lib/web-initial-scripts';
 import { pageLoadTimeoutMs, readDataset } from './lib/web-session';
 import { measureTicketList } from './lib/web-ticket-list';
+import { withTimeout } from './lib/with-timeout';
 
 const flags = parseFlags(process.argv.slice(2));
 const databaseUrl =

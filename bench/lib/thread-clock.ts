@@ -25,7 +25,7 @@ function readSchedstat(pid: number): { runNs: number; waitNs: number } | null {
 }
 
 /** Chromium's renderer processes below this process (the bench launched the browser). */
-export function rendererPids(): number[] {
+function rendererPids(): number[] {
   return descendantPids(process.pid).filter((pid) => {
     try {
       return readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes('--type=renderer');
@@ -122,17 +122,10 @@ export function sampleRendererMainThreads(everyMs = 4) {
     stop() {
       clearInterval(timer);
       read();
-      let busiest: ThreadReadings | null = null;
-      let busiestPid = 0;
-      for (const [pid, readings] of threads) {
-        if (!busiest || readings.totals().cpuMs > busiest.totals().cpuMs) {
-          busiest = readings;
-          busiestPid = pid;
-        }
-      }
-      const readings = busiest ?? new ThreadReadings();
+      let readings = threads.values().next().value ?? new ThreadReadings();
+      for (const candidate of threads.values())
+        if (candidate.totals().cpuMs > readings.totals().cpuMs) readings = candidate;
       return {
-        pid: busiestPid,
         readingsTaken: readings.readings.length,
         timeIn: (from: number, to: number) => readings.timeIn(from, to),
         totals: () => readings.totals(),

@@ -2,15 +2,10 @@
 // through as many older pages as the room gives, traced in stretches, until it reaches the start,
 // the message target, the time limit, or a stall.
 import type { Browser, Page } from 'playwright-core';
-import {
-  figuresOfSamples,
-  type TracedSample,
-  type TraceOptions,
-  traced,
-  withTimeout,
-} from './chromium-trace';
+import { figuresOfSamples, type TracedSample, type TraceOptions, traced } from './chromium-trace';
 import { busyThreads, descendantPids } from './cpu';
 import { dataTimeoutMs, pageLoadTimeoutMs, signedInContext } from './web-session';
+import { withTimeout } from './with-timeout';
 
 /** How far the chat room scrolls: up to `chatTarget` messages, for at most `chatSeconds`. */
 export interface ChatRoomLimits {

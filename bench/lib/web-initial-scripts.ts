@@ -6,8 +6,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
 import type { Browser } from 'playwright-core';
-import { withTimeout } from './chromium-trace';
 import { dataTimeoutMs, pageLoadTimeoutMs, signedInContext } from './web-session';
+import { withTimeout } from './with-timeout';
 
 export interface ScriptChunk {
   file: string;

@@ -1,8 +1,9 @@
 // The web bench's second part (bench:web): the ticket view loads rows page by page, then scrolls
 // through them under a Chromium trace, one screen per frame down and one row per frame up.
 import type { Browser, Page } from 'playwright-core';
-import { type FrameRun, figuresOfSamples, type TraceOptions, traced, withTimeout } from './chromium-trace';
+import { type FrameRun, figuresOfSamples, type TraceOptions, traced } from './chromium-trace';
 import { dataTimeoutMs, pageLoadTimeoutMs, signedInContext } from './web-session';
+import { withTimeout } from './with-timeout';
 
 const rowHeight = 52;
 
