@@ -2,7 +2,7 @@
 // pages went in whole (the first change of each page after a checkpoint) and of which relations.
 // The seconds after a checkpoint are where runs at 1,000 messages a second fell behind, and a
 // page written whole costs 8 KB of WAL where its change alone costs a few dozen bytes
-// (bench/README.md, thirty-second and thirty-sixth stops). Read with pg_walinspect (PostgreSQL
+// (bench/history.md, thirty-second and thirty-sixth stops). Read with pg_walinspect (PostgreSQL
 // 15 and later) by a user who may create it; elsewhere the run says why and goes on.
 import pg from 'pg';
 

@@ -1,4 +1,4 @@
--- The dated words' key with its stretch of days first (bench/README.md, thirtieth stop), in
+-- The dated words' key with its stretch of days first (bench/history.md, thirtieth stop), in
 -- psql on the bench database, beside the layout of migration 0024. 0024 tags each word with
 -- its ticket's day after the word ('lebaran 20260331'), so one day's keys lie among every
 -- other day's keys of the same word. The layout tried here puts the stretch of ten days

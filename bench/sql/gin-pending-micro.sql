@@ -1,4 +1,4 @@
--- What a full GIN pending list costs the customer's message that finds it full (bench/README.md,
+-- What a full GIN pending list costs the customer's message that finds it full (bench/history.md,
 -- twenty-second stop), in psql on the bench database. Stores one message in each of the big
 -- client's :tickets most recently active open tickets through inbox_receive_inbound_batch, in
 -- batches of 32 as the server's group commit sends them, times each batch, and rolls

@@ -1,5 +1,5 @@
 -- What storing a customer's message costs PostgreSQL, and which part of it each index of the
--- tickets and messages tables takes, in psql on the bench database (bench/README.md, twentieth
+-- tickets and messages tables takes, in psql on the bench database (bench/history.md, twentieth
 -- stop). Stores one message in each of the big client's :tickets most recently active open
 -- tickets through inbox_receive_inbound_batch, in batches of :batch (25 unless given) as the
 -- server's group commit sends them, and rolls everything back:

@@ -1,7 +1,7 @@
 #!/bin/bash
 # A keyword's lookup as a search makes it (inbox_keyword_ticket_ids, as the big client's tenant),
 # twice a second on one connection, printing each one's time in ms: run it beside a realtime
-# bench to see what a search pays while messages come in (bench/README.md, twenty-second stop).
+# bench to see what a search pays while messages come in (bench/history.md, twenty-second stop).
 #
 #   bash bench/sql/keyword-probe.sh 150 'INV/2026/80123' > /tmp/probe.txt
 #

@@ -1,4 +1,4 @@
--- What a search part's rewrite costs as the part grows (bench/README.md, twenty-seventh stop),
+-- What a search part's rewrite costs as the part grows (bench/history.md, twenty-seventh stop),
 -- in psql on the bench database. A drain that brings a new word to a ticket rewrites the
 -- ticket's last part (migrations 0018, 0030), and a GIN index takes every word of the new row
 -- version, in both words indexes. This copies :parts of the big client's newest parts into a

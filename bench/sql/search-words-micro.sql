@@ -1,5 +1,5 @@
 -- What a customer's message costs the keyword search's words, in psql on the bench database
--- (bench/README.md, nineteenth stop). Stores :per messages in each of the big client's newest
+-- (bench/history.md, nineteenth stop). Stores :per messages in each of the big client's newest
 -- :tickets tickets, each bringing a new word, then drains the search words backlog when the
 -- build has one (migration 0030), and rolls everything back:
 --

@@ -1,5 +1,5 @@
 -- The WAL written between two positions, and of it the whole pages (full-page images) by
--- relation (bench/README.md, twenty-ninth and thirtieth stops), in psql on the bench database
+-- relation (bench/history.md, twenty-ninth and thirtieth stops), in psql on the bench database
 -- with pg_walinspect (CREATE EXTENSION pg_walinspect, as a superuser). Take the positions from
 -- pg_current_wal_insert_lsn(), sampled during a run, for instance every 250 ms:
 --

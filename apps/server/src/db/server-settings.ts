@@ -15,7 +15,7 @@ const wantedMaxWalSizeMb = 8192;
 /**
  * The server-wide settings the product cannot set itself (they take a superuser) and asks the
  * operator for: without them, each checkpoint is followed by seconds in which customers'
- * messages wait for whole pages to be written into the WAL (bench/README.md, twenty-ninth
+ * messages wait for whole pages to be written into the WAL (bench/history.md, twenty-ninth
  * stop). PGlite serves one process and has nothing to advise.
  */
 export async function postgresSettingsAdvice(database: DatabaseHandle): Promise<SettingAdvice[]> {

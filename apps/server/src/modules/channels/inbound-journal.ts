@@ -57,7 +57,7 @@ const sweepsPerTick = 10;
  * handler, and forgets the entry. The acknowledgement waits for one small insert, shared by
  * the updates that arrive together (group commit). Messages that need nothing from the
  * provider are stored before the answer instead: putting them through the journal made the
- * answer no quicker and the message later (bench/README, twenty-fourth stop).
+ * answer no quicker and the message later (bench/history.md, twenty-fourth stop).
  *
  * Nothing is lost on the way: an entry whose try failed (the provider's file not there yet,
  * the database away) is tried again after a backoff, and one whose process stopped is taken by

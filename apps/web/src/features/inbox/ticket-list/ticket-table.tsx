@@ -23,7 +23,7 @@ const checkboxWidth = 48;
  * each row's offset from it. Chromium's style work grows with the new values inline offsets
  * take: offsets counted from the top of ten thousand rows took a new value for every row at
  * every step of a scroll, and a fling's style work climbed from about 3 to 9–17 ms a frame,
- * falling back only at major collections (bench/README, forty-third stop). Offsets from the
+ * falling back only at major collections (bench/history.md, forty-third stop). Offsets from the
  * padding repeat; the padding changes once every this many rows.
  */
 const rowsPerBase = 128;
