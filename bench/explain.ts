@@ -16,6 +16,9 @@ import * as schema from '../apps/server/src/db/schema';
 import { plannerSetup, withTenant } from '../apps/server/src/db/tenant';
 import type { InboxScope } from '../apps/server/src/modules/inbox/inbox.policy';
 import {
+  checkedNewestPageQuery,
+  checkedPageOf,
+  type KeyedRoomPage,
   type RoomPageQuery,
   roomPageOf,
   roomPageQuery,
@@ -260,6 +263,28 @@ await explain('room-older-page', async () => {
   const newest = await roomPage({ roomId: room.id }, { limit: 50 });
   captured = [];
   return roomPage({ roomId: room.id }, { before: Number(newest.rows[0]?.id), limit: 50 });
+});
+// The newest page as the chat call reads it (room-page-cache.ts): whole with its messages' keys
+// when the server holds none; the fingerprint alone when the page held is current; and the page
+// with only its newest message written, when the page held lacks it.
+const checkedPage = (held: KeyedRoomPage | undefined) =>
+  withTenant(db, client.id, async (tx) =>
+    checkedPageOf(
+      await rawRowsOf(tx, checkedNewestPageQuery(client.id, { ticketId: room.ticketId }, 50, held)),
+      50,
+      held,
+    ),
+  );
+await explain('room-newest-keyed', () => checkedPage(undefined));
+await explain('room-newest-checked-unchanged', async () => {
+  const held = await checkedPage(undefined);
+  captured = [];
+  return checkedPage(held);
+});
+await explain('room-newest-checked-one-new', async () => {
+  const held = await checkedPage(undefined);
+  captured = [];
+  return checkedPage({ ...held, fingerprint: 'older', rows: held.rows.slice(0, -1) });
 });
 for (const keyword of ['pesanan', 'garansi', 'refund', 'INV/2026/01234', seasonalKeyword]) {
   const slug = keyword.replace(/\W+/g, '-').toLowerCase();

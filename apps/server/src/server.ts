@@ -190,6 +190,7 @@ export async function startServer(config: AppConfig, options: ServerOptions = {}
     attachments: media,
     channels,
     inbound: { batchMax: config.INBOUND_BATCH_MAX, inFlight: config.INBOUND_BATCH_IN_FLIGHT },
+    roomPageCacheBytes: config.ROOM_PAGE_CACHE_MB * 1024 * 1024,
   });
   const livechatWidgets = new LivechatWidgetService(database.db, media, { publicUrl: config.PUBLIC_URL });
 

@@ -12,8 +12,15 @@ import type { AttachmentStore } from './attachment-store';
 import { currentTicketAccessOfRoomQuery, ticketDetailQueries } from './chat-room.repository';
 import { canSeeTicket, type InboxScope, inboxScopeOf } from './inbox.policy';
 import { jsonArrayOf, messageJsonOf } from './json-views';
-import { findMessage, roomPageOf, roomPageQuery } from './message.repository';
+import {
+  checkedNewestPageQuery,
+  checkedPageOf,
+  findMessage,
+  roomPageOf,
+  roomPageQuery,
+} from './message.repository';
 import { messageView } from './message-view';
+import { type KeptRoomPage, RoomPageCache } from './room-page-cache';
 import { presentTicket } from './ticket.presenter';
 import {
   findTicket,
@@ -35,6 +42,7 @@ export class ChatRoomService {
   constructor(
     private readonly db: Database,
     private readonly attachments: AttachmentStore,
+    private readonly roomPages: RoomPageCache = new RoomPageCache(0),
   ) {}
 
   /** GET chatRoom/detail: the ticket, its contact, their other tickets and the channel account. */
@@ -108,30 +116,42 @@ export class ChatRoomService {
     const scope = inboxScopeOf(auth);
     if (query.ticketId === undefined && query.roomId === undefined)
       throw badRequest('ticketId or roomId is required');
+    const of: { ticketId: number } | { roomId: string } =
+      query.ticketId !== undefined ? { ticketId: query.ticketId } : { roomId: query.roomId! };
+    // The newest page may be answered from the pages kept in memory, once the database says
+    // it has not changed (room-page-cache.ts); the others are read as they are.
+    const newest = query.before === undefined && query.after === undefined && this.roomPages.enabled;
+    const key = newest ? RoomPageCache.keyOf(auth.clientId, of, query.limit) : '';
+    const kept = newest ? this.roomPages.get(key) : undefined;
     return readInTenant(this.db, auth.clientId, async (tx) => {
       // The ticket and the page travel together; the page is dropped unless the ticket may be seen.
-      const [ticketRows, pageRows] = await readTogether(
-        tx,
-        query.ticketId !== undefined
-          ? [
-              ticketAccessQuery(auth.clientId, query.ticketId),
-              roomPageQuery(auth.clientId, { ticketId: query.ticketId }, query),
-            ]
-          : [
-              currentTicketAccessOfRoomQuery(auth.clientId, query.roomId!),
-              roomPageQuery(auth.clientId, { roomId: query.roomId! }, query),
-            ],
-      );
+      const [ticketRows, pageRows] = await readTogether(tx, [
+        'ticketId' in of
+          ? ticketAccessQuery(auth.clientId, of.ticketId)
+          : currentTicketAccessOfRoomQuery(auth.clientId, of.roomId),
+        newest
+          ? checkedNewestPageQuery(auth.clientId, of, query.limit, kept)
+          : roomPageQuery(auth.clientId, of, query),
+      ]);
       const ticket = ticketRows[0] as unknown as TicketAccessRow | undefined;
       if (!ticket || !canSeeTicket(scope, { status: ticket.status, assigneeId: ticket.assignee_id }))
         throw notFound();
       if (query.roomId && query.roomId !== ticket.room_id) throw notFound();
-      const page = roomPageOf(pageRows, query);
+      const page = newest
+        ? this.keptOrRead(key, checkedPageOf(pageRows, query.limit, kept))
+        : roomPageOf(pageRows, query);
       const linkOf = (attachment: { id: string; url?: string }) =>
         this.attachments.linkOf(auth.clientId, attachment);
       const views = page.rows.map((row) => messageJsonOf(row, linkOf));
       return new JsonText(`{"messages":${jsonArrayOf(views)},"hasMore":${page.hasMore}}`);
     });
+  }
+
+  /** The page found; kept for next time unless it is the one kept already. */
+  private keptOrRead(key: string, found: ReturnType<typeof checkedPageOf>): KeptRoomPage {
+    const { unchanged, ...page } = found;
+    if (!unchanged) this.roomPages.keep(key, page);
+    return page;
   }
 
   /** GET chat/id: one message of a chat the caller may see. */

@@ -14,6 +14,7 @@ import { ConversationService, type InboundBatching } from './conversation.servic
 import { registerInboxJobs } from './inbox.jobs';
 import { inboxConnectionRooms } from './inbox.policy';
 import { InboxSettingsService } from './inbox-settings.service';
+import { RoomPageCache } from './room-page-cache';
 import { registerTicketRoutes } from './ticket.routes';
 import { TicketService } from './ticket.service';
 
@@ -35,10 +36,12 @@ export function createInbox(parts: {
   attachments: AttachmentStore;
   channels: ChannelRegistry;
   inbound: InboundBatching;
+  /** Bytes of rooms' newest pages kept in memory (room-page-cache.ts); 0 keeps none. */
+  roomPageCacheBytes: number;
 }): InboxModule {
   const { db, app, attachments } = parts;
   const conversations = new ConversationService(db, attachments, parts.channels, parts.inbound);
-  const chatRooms = new ChatRoomService(db, attachments);
+  const chatRooms = new ChatRoomService(db, attachments, new RoomPageCache(parts.roomPageCacheBytes));
   const tickets = new TicketService(db);
   const settings = new InboxSettingsService(db);
   const outbound = conversations.outbound;
