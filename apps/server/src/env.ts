@@ -36,7 +36,7 @@ export const serverEnv = z.object({
    * Megabytes of rooms' newest pages a server process keeps to answer a room opened again
    * (room-page-cache.ts); every answer is still checked against the database. 0 keeps none.
    */
-  ROOM_PAGE_CACHE_MB: z.coerce.number().min(0).max(4096).default(32),
+  ROOM_PAGE_CACHE_MB: z.coerce.number().min(0).max(4096).default(64),
   /**
    * How often a worker process adds waiting messages' words to the keyword search (migration
    * 0030). A search drains its own client first, so this only decides how much a search may

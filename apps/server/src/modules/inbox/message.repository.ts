@@ -256,9 +256,9 @@ export function checkedPageOf(
   limit: number,
   held: KeyedRoomPage | undefined,
 ): KeyedRoomPage & { unchanged: boolean } {
-  const first = raw[0];
-  if (held && first?.id === null && first.fingerprint === held.fingerprint)
-    return { ...held, unchanged: true };
+  // The fingerprint's row is the first the statement gives; it is found by its null id all the same.
+  const checked = held ? raw.find((row) => row.id === null) : undefined;
+  if (held && checked?.fingerprint === held.fingerprint) return { ...held, unchanged: true };
   const heldById = new Map(held?.rows.map((row) => [row.id, row]));
   const keyed = raw
     .filter((row) => row.id !== null)
@@ -281,7 +281,7 @@ export function checkedPageOf(
     .reverse();
   const readRows = raw.filter((row) => row.id !== null);
   const fingerprint = held
-    ? String(first?.fingerprint)
+    ? String(checked?.fingerprint)
     : createHash('md5')
         .update(
           readRows
