@@ -16,13 +16,15 @@ import * as schema from '../apps/server/src/db/schema';
 import { plannerSetup, withTenant } from '../apps/server/src/db/tenant';
 import type { InboxScope } from '../apps/server/src/modules/inbox/inbox.policy';
 import {
-  checkedNewestPageQuery,
-  checkedPageOf,
-  type KeyedRoomPage,
   type RoomPageQuery,
   roomPageOf,
   roomPageQuery,
 } from '../apps/server/src/modules/inbox/message.repository';
+import {
+  checkedNewestPageQuery,
+  checkedPageOf,
+  type KeyedRoomPage,
+} from '../apps/server/src/modules/inbox/room-page.repository';
 import { findTicketExportDetails } from '../apps/server/src/modules/inbox/ticket-export.repository';
 import { findTicketCounters } from '../apps/server/src/modules/inbox/ticket-query.repository';
 import { listDefaults, TicketQueryService } from '../apps/server/src/modules/inbox/ticket-query.service';

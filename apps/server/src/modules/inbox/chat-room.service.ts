@@ -12,15 +12,10 @@ import type { AttachmentStore } from './attachment-store';
 import { currentTicketAccessOfRoomQuery, ticketDetailQueries } from './chat-room.repository';
 import { canSeeTicket, type InboxScope, inboxScopeOf } from './inbox.policy';
 import { jsonArrayOf, messageJsonOf } from './json-views';
-import {
-  checkedNewestPageQuery,
-  checkedPageOf,
-  findMessage,
-  roomPageOf,
-  roomPageQuery,
-} from './message.repository';
+import { findMessage, roomPageOf, roomPageQuery } from './message.repository';
 import { messageView } from './message-view';
-import { type KeptRoomPage, RoomPageCache } from './room-page-cache';
+import { checkedNewestPageQuery, checkedPageOf, type KeyedRoomPage } from './room-page.repository';
+import { RoomPageCache } from './room-page-cache';
 import { presentTicket } from './ticket.presenter';
 import {
   findTicket,
@@ -148,7 +143,7 @@ export class ChatRoomService {
   }
 
   /** The page found; kept for next time unless it is the one kept already. */
-  private keptOrRead(key: string, found: ReturnType<typeof checkedPageOf>): KeptRoomPage {
+  private keptOrRead(key: string, found: ReturnType<typeof checkedPageOf>): KeyedRoomPage {
     const { unchanged, ...page } = found;
     if (!unchanged) this.roomPages.keep(key, page);
     return page;

@@ -1,6 +1,7 @@
 import type { ChannelCode } from '@app/contracts';
 import { and, eq, isNull } from 'drizzle-orm';
 import { users } from '../../db/schema';
+import { createClientWithUser } from '../../test/factories';
 import { type ChannelAccountRow, createChannelAccount } from '../../test/inbox-factories';
 import { startTestServer, type TestServer } from '../../test/test-server';
 import {
@@ -100,6 +101,19 @@ export async function startInboxTestKit(): Promise<InboxTestKit> {
         ...input,
       });
     },
+  };
+}
+
+/**
+ * Tokens of two people who must not reach the kit's client: a user of another client (answered
+ * 404) and one of a role without the inbox permission (answered 403).
+ */
+export async function outsiderTokens(kit: InboxTestKit): Promise<{ stranger: string; noPermission: string }> {
+  const other = await createClientWithUser(kit.server.database.db);
+  const sad = await createClientWithUser(kit.server.database.db, { role: 'SAD' });
+  return {
+    stranger: (await kit.server.login(other.email)).accessToken,
+    noPermission: (await kit.server.login(sad.email)).accessToken,
   };
 }
 

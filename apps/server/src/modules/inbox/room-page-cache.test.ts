@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { type KeptRoomPage, RoomPageCache } from './room-page-cache';
+import type { KeyedRoomPage } from './room-page.repository';
+import { RoomPageCache } from './room-page-cache';
 
-const pageOf = (fingerprint: string, texts: number): KeptRoomPage => ({
+const pageOf = (fingerprint: string, texts: number): KeyedRoomPage => ({
   fingerprint,
   hasMore: false,
   rows: Array.from({ length: 10 }, (_, index) => ({

@@ -1,7 +1,4 @@
-import type { KeyedRoomPage } from './message.repository';
-
-/** A room's newest page as served, with its messages' keys and the fingerprint of them. */
-export type KeptRoomPage = KeyedRoomPage;
+import type { KeyedRoomPage } from './room-page.repository';
 
 /**
  * The newest pages of the rooms this process served lately, so opening a room again costs
@@ -10,12 +7,12 @@ export type KeptRoomPage = KeyedRoomPage;
  * page's fingerprint in one statement (`checkedNewestPageQuery`), and a page is answered from
  * here only when the fingerprint is the one it was kept under. A message written, changed or
  * deleted in the page, or one of its quoted messages changed, shows as another fingerprint,
- * whichever process wrote it; then only the messages whose keys changed are written as JSON. The kept pages are bounded by an estimate of their bytes; the
- * least recently opened go first. Keys carry the client, so a page is never looked up by
- * another tenant's request.
+ * whichever process wrote it; then only the messages whose keys changed are written as JSON.
+ * The kept pages are bounded by an estimate of their bytes; the least recently opened go first.
+ * Keys carry the client, so a page is never looked up by another tenant's request.
  */
 export class RoomPageCache {
-  private readonly pages = new Map<string, KeptRoomPage & { bytes: number }>();
+  private readonly pages = new Map<string, KeyedRoomPage & { bytes: number }>();
   private bytes = 0;
 
   constructor(private readonly maxBytes: number) {}
@@ -28,7 +25,7 @@ export class RoomPageCache {
     return `${clientId}|${'roomId' in of ? `r${of.roomId}` : `t${of.ticketId}`}|${limit}`;
   }
 
-  get(key: string): KeptRoomPage | undefined {
+  get(key: string): KeyedRoomPage | undefined {
     const page = this.pages.get(key);
     if (page) {
       // Map keeps insertion order: taken out and put back, it is the most recently used.
@@ -38,7 +35,7 @@ export class RoomPageCache {
     return page;
   }
 
-  keep(key: string, page: KeptRoomPage): void {
+  keep(key: string, page: KeyedRoomPage): void {
     if (!this.enabled) return;
     this.drop(key);
     const bytes = sizeOf(key, page);
@@ -66,7 +63,7 @@ export class RoomPageCache {
 }
 
 /** Two bytes a character of the texts, and a little for each object around them. */
-function sizeOf(key: string, page: KeptRoomPage): number {
+function sizeOf(key: string, page: KeyedRoomPage): number {
   let bytes = 2 * (key.length + page.fingerprint.length) + 96;
   for (const row of page.rows) {
     bytes += 2 * (row.view.length + row.key.length) + 64;
