@@ -15,6 +15,18 @@ async function holdChatSocket(page: Page): Promise<() => void> {
   return openGate;
 }
 
+/** The room pages the page asks for from now on: the newest page, and pages after a message. */
+function roomPageRequests(page: Page): { newest: string[]; after: string[] } {
+  const seen = { newest: [] as string[], after: [] as string[] };
+  page.on('request', (request) => {
+    const url = new URL(request.url());
+    if (request.method() !== 'GET' || url.pathname !== '/api/csp/chat') return;
+    if (url.searchParams.has('after')) seen.after.push(url.search);
+    else if (!url.searchParams.has('before')) seen.newest.push(url.search);
+  });
+  return seen;
+}
+
 test('a visitor writes through the widget; an agent answers live, closes the chat with a remark, and search finds it', async ({
   browser,
   page,
@@ -36,12 +48,17 @@ test('a visitor writes through the widget; an agent answers live, closes the cha
 
   const row = list.getByTestId('conversation-row').filter({ hasText: visitorName });
   await expect(row).toBeVisible();
+  // Opening the room reads its newest page once: the catch-up that follows the room's join
+  // asks only for what came after that page.
+  const roomPages = roomPageRequests(page);
   await row.click();
   await expect(page).toHaveURL(/\/customer-service\/inbox-chatroom\?referenceId=\d+$/);
   const room = page.getByTestId('chat-room');
   await expect(
     room.getByTestId('message-bubble').filter({ hasText: `saya mau tanya ${word}` }),
   ).toBeVisible();
+  await expect.poll(() => roomPages.after.length).toBeGreaterThan(0);
+  expect(roomPages.newest).toHaveLength(1);
   // Markup in a message is text on the agent's screen too.
   await expect(room.getByText('<b>tebal</b><img src=x onerror="document.title=\'pwned\'">')).toBeVisible();
   expect(await page.title()).not.toBe('pwned');

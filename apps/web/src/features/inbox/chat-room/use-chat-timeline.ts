@@ -113,8 +113,11 @@ export function useChatTimeline(options: {
     if (!value) setMissedBelow(0);
   }, []);
 
+  /** The newest page's load while it runs: a catch-up waits for it instead of asking again. */
+  const latestLoadRef = useRef<Promise<void> | null>(null);
+
   /** Shows the newest page: on opening, and when jumping back from far up. */
-  const loadLatest = useCallback(
+  const readLatest = useCallback(
     async (replace: boolean) => {
       setStatus((current) => (current === 'ready' ? current : 'loading'));
       const page = await fetchChatPage({ ticketId });
@@ -137,8 +140,27 @@ export function useChatTimeline(options: {
     [ticketId, update, markNewer, noteFetched],
   );
 
-  /** Fetches what is newer than the window is known to hold (or the newest page when nothing is). */
+  const loadLatest = useCallback(
+    (replace: boolean) => {
+      const load = readLatest(replace).finally(() => {
+        if (latestLoadRef.current === load) latestLoadRef.current = null;
+      });
+      latestLoadRef.current = load;
+      return load;
+    },
+    [readLatest],
+  );
+
+  /**
+   * Fetches what is newer than the window is known to hold (or the newest page when nothing
+   * is). On opening, the room's join is confirmed while the first page is still on its way:
+   * the catch-up then waits for that page and asks only for what came after it, instead of
+   * reading the newest page a second time.
+   */
   const catchUpOnce = useCallback(async () => {
+    const loading = latestLoadRef.current;
+    // Should that load fail, nothing is known yet and the newest page is asked for again below.
+    if (fetchedThroughRef.current === null && loading) await loading.catch(() => undefined);
     const after = fetchedThroughRef.current;
     if (after === null) {
       await loadLatest(false);
