@@ -10,6 +10,8 @@
 //   npm run bench:ab -- --env-b '{"LOG_LEVEL":"warn"}'   # one build, two settings
 //   [--lines bare,ticketList,inboxList,chatRoom,search,seasonal,seasonalFiltered,usersMe] [--rounds 6] [--seconds 4]
 //   [--connections 16] [--out FILE]   (the slices and means as JSON)
+//   [--accept-encoding 'gzip, deflate, br, zstd']   (sent with every request, as a browser does;
+//   gzipped answers are decoded by the load process)
 //
 // `--base` checks the commit out in a temporary git worktree that shares this checkout's
 // node_modules, so the workspace packages (contracts) are the working tree's on both sides.
@@ -40,6 +42,7 @@ const connections = Number(flags.connections ?? 16);
 const lines = (flags.lines ?? 'bare,ticketList,inboxList,chatRoom').split(',');
 const envOf = (flag: string | undefined): Record<string, string> => (flag ? JSON.parse(flag) : {});
 const sides = { A: envOf(flags['env-a']), B: envOf(flags['env-b']) };
+const acceptEncoding = flags['accept-encoding'];
 
 /** The base commit's worktree, made beside the system's temp files and removed at the end. */
 function worktreeOf(revision: string): string {
@@ -60,6 +63,7 @@ interface Slice {
   server: number;
   database: number;
   load: number;
+  bytes: number;
 }
 const slices: Record<string, Record<Side, Slice[]>> = {};
 const warmupRequests = 200;
@@ -137,6 +141,7 @@ try {
           durationSeconds: seconds,
           warmupRequests,
           targets: targets[line],
+          ...(acceptEncoding ? { headers: { 'accept-encoding': acceptEncoding } } : {}),
         });
         if (result.failures > 0)
           throw new Error(
@@ -151,6 +156,7 @@ try {
           server: used.serverMs,
           database: used.databaseMs,
           load: result.loadCpuMs ?? 0,
+          bytes: result.bodyBytes ?? 0,
         });
       }
     }
@@ -167,14 +173,16 @@ const describe = (side: Slice[]) => {
   const of = (key: keyof Slice) => mean(side.map((slice) => slice[key]));
   const cpu = of('server') + of('database') + of('load');
   return {
-    text: `${of('rps').toFixed(0).padStart(5)} req/s  p95 ${of('p95').toFixed(1).padStart(5)} ms  CPU ${cpu.toFixed(2)} (server ${of('server').toFixed(2)}, PostgreSQL ${of('database').toFixed(2)}, load ${of('load').toFixed(2)}) ms`,
+    text: `${of('rps').toFixed(0).padStart(5)} req/s  p95 ${of('p95').toFixed(1).padStart(5)} ms  CPU ${cpu.toFixed(2)} (server ${of('server').toFixed(2)}, PostgreSQL ${of('database').toFixed(2)}, load ${of('load').toFixed(2)}) ms  ${(of('bytes') / 1024).toFixed(1)} KB a request`,
     rps: of('rps'),
     cpu,
   };
 };
 console.log(`\nA: ${flags.base ? `commit ${flags.base}` : 'the working tree'} ${JSON.stringify(sides.A)}`);
 console.log(`B: the working tree ${JSON.stringify(sides.B)}`);
-console.log(`${rounds} rounds of ${seconds} s slices, ${connections} connections\n`);
+console.log(
+  `${rounds} rounds of ${seconds} s slices, ${connections} connections${acceptEncoding ? `, accept-encoding: ${acceptEncoding}` : ''}\n`,
+);
 for (const [line, { A, B }] of Object.entries(slices)) {
   const a = describe(A);
   const b = describe(B);
@@ -198,6 +206,7 @@ if (flags.out) {
     rounds,
     seconds,
     connections,
+    acceptEncoding: acceptEncoding ?? null,
   };
   writeFileSync(flags.out, `${JSON.stringify({ header, lines: summary }, null, 2)}\n`);
   console.log(`\nwritten to ${flags.out}`);

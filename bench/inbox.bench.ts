@@ -8,6 +8,8 @@
 //                          [--statement-timeout 30] [--allow-migrate] [--only chatRoom,search]
 //                          [--rate 400 | --rate 50%]   (each read again in an open loop: at that rate,
 //                          or at that share of what the line served in the closed loop)
+//                          [--accept-encoding 'gzip, deflate, br, zstd']   (asked as a browser asks:
+//                          the product and the bare pages answer gzipped, the load decodes)
 //
 // The database is the one bench/seed.ts filled (bench-big and its giant room). The bench only
 // reads it, except for the messages its agents send and the bare INSERT's own table.
@@ -69,6 +71,8 @@ const openRateFor = (closedRps: number): number | null =>
 if (processCount !== 1 && processCount !== 2) throw new Error('--processes is 1 or 2');
 /** Only these lines (by key, e.g. `chatRoom,ticketList`) beside the bare ones: for profiling one target. */
 const only = flags.only ? new Set(flags.only.split(',')) : null;
+/** Sent with every request when given; the bare server then compresses as the product does. */
+const acceptEncoding = flags['accept-encoding'] ?? null;
 
 /**
  * The servers' database URL with a statement timeout: a query that runs for minutes at full size
@@ -98,6 +102,7 @@ const header: RunHeader = {
   durationSeconds,
   warmupSeconds,
   statementTimeoutSeconds,
+  acceptEncoding,
 };
 const out = path.resolve(
   repoRoot,
@@ -122,7 +127,7 @@ try {
   const bare = await startScriptProcess({
     script: 'bench/lib/bare-server.ts',
     port: await freePort(),
-    env: { DATABASE_URL: serverDatabaseUrl },
+    env: { DATABASE_URL: serverDatabaseUrl, ...(acceptEncoding ? { BARE_COMPRESS: '1' } : {}) },
   });
   running.push(bare);
   const servers: RunningProcess[] = [];
@@ -169,6 +174,7 @@ try {
     durationSeconds,
     probeRequests,
     warmupSeconds,
+    ...(acceptEncoding ? { headers: { 'accept-encoding': acceptEncoding } } : {}),
   });
   const figures: Figure[] = [];
 

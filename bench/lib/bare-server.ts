@@ -9,9 +9,13 @@
 // of a list page's or a room's cost is reading and sending its rows at all, and how much is
 // the product's own.
 //
+// With BARE_COMPRESS=1 it gzips its answers as the product does (platform/http/compression.ts)
+// for a client that asks, so a bench asking as a browser compares pages sent the same way.
+//
 //   PORT=4100 DATABASE_URL=postgres://postgres@127.0.0.1:5432/bench npx tsx bench/lib/bare-server.ts
 import Fastify from 'fastify';
 import pg from 'pg';
+import { registerCompression } from '../../apps/server/src/platform/http/compression';
 
 const port = Number(process.env.PORT ?? 4100);
 const databaseUrl = process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/bench';
@@ -42,6 +46,7 @@ await pool.query(`
 await pool.query('truncate bench_bare_inserts');
 
 const app = Fastify({ logger: false });
+if (process.env.BARE_COMPRESS === '1') registerCompression(app);
 
 app.get('/api/health', async () => ({ status: 'ok' }));
 

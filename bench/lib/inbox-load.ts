@@ -21,6 +21,8 @@ export interface InboxLoadOptions {
    * connection is not the server that serves all day (0 for none).
    */
   warmupSeconds: number;
+  /** Headers sent with every request (an accept-encoding, to be answered as a browser is). */
+  headers?: Record<string, string>;
 }
 
 /** Prints how many requests of a line failed, by status, when any did. */
@@ -41,6 +43,7 @@ export function inboxLoad({
   durationSeconds,
   probeRequests,
   warmupSeconds,
+  headers: everyRequest = {},
 }: InboxLoadOptions) {
   /** The load spec for some targets; a token every target shares goes in the spec's headers. */
   const specOf = (baseUrls: string[], targets: LoadTarget[], extra: Partial<LoadSpec> = {}): LoadSpec => {
@@ -51,7 +54,7 @@ export function inboxLoad({
       connections,
       durationSeconds,
       warmupRequests: connections * 2,
-      ...(shared ? { headers: { authorization: shared } } : {}),
+      headers: { ...everyRequest, ...(shared ? { authorization: shared } : {}) },
       targets: shared ? targets.map(({ headers: _headers, ...target }) => target) : targets,
       ...extra,
     };

@@ -2,6 +2,7 @@
 // requests over a fixed number of keep-alive connections, and prints one LoadResult as JSON.
 // It never runs inside the process it measures.
 import http from 'node:http';
+import { gunzipSync } from 'node:zlib';
 import type { LoadResult, LoadSpec } from './load';
 
 const spec = JSON.parse(process.argv[2]) as LoadSpec;
@@ -10,6 +11,8 @@ const agents = spec.baseUrls.map(() => new http.Agent({ keepAlive: true, maxSock
 // "{{unique}}" in a body: this process's start and id, then a counter, so no run repeats another's.
 const runId = `${Date.now().toString(36)}${process.pid.toString(36)}`;
 let sent = 0;
+/** Bytes of answers' bodies as they came over the wire, for the bytes a request. */
+let bodyBytes = 0;
 
 function once(index: number, due?: number): Promise<{ ms: number; status: number }> {
   const target = spec.targets[index % spec.targets.length];
@@ -38,10 +41,18 @@ function once(index: number, due?: number): Promise<{ ms: number; status: number
         },
       },
       (response) => {
-        response.on('data', () => {});
-        response.on('end', () =>
-          resolve({ ms: performance.now() - started, status: response.statusCode ?? 0 }),
-        );
+        // A gzipped answer (asked for with accept-encoding) is decoded, as a browser would:
+        // its cost falls on this process, not on the server measured.
+        const gzipped = response.headers['content-encoding'] === 'gzip';
+        const chunks: Buffer[] = [];
+        response.on('data', (chunk: Buffer) => {
+          bodyBytes += chunk.length;
+          if (gzipped) chunks.push(chunk);
+        });
+        response.on('end', () => {
+          if (gzipped) gunzipSync(Buffer.concat(chunks));
+          resolve({ ms: performance.now() - started, status: response.statusCode ?? 0 });
+        });
       },
     );
     request.on('error', () => resolve({ ms: performance.now() - started, status: 0 }));
@@ -121,8 +132,10 @@ async function drive(total: number | null, seconds: number | null): Promise<Load
 
 if (spec.warmupRequests) await drive(spec.warmupRequests, null);
 const cpuBefore = process.cpuUsage();
+bodyBytes = 0;
 const result = await drive(spec.requests ?? null, spec.durationSeconds ?? (spec.requests ? null : 10));
 const cpuUsed = process.cpuUsage(cpuBefore);
 result.loadCpuMs = (cpuUsed.user + cpuUsed.system) / 1000 / Math.max(1, result.count);
+result.bodyBytes = bodyBytes / Math.max(1, result.count);
 process.stdout.write(`${JSON.stringify(result)}\n`);
 for (const agent of agents) agent.destroy();

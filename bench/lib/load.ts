@@ -45,6 +45,8 @@ export interface LoadResult {
   max: number;
   /** The load process's own CPU per request while it measured, in ms. */
   loadCpuMs?: number;
+  /** Bytes of body a request, as sent on the wire (compressed when the server compressed it). */
+  bodyBytes?: number;
   /** CPU per request by process, when the bench counted the servers' and PostgreSQL's. */
   cpu?: CpuSplit;
 }

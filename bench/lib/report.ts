@@ -43,6 +43,8 @@ export interface RunHeader {
   warmupSeconds?: number;
   /** The servers' statement_timeout: a longer query fails instead of running on. */
   statementTimeoutSeconds: number;
+  /** The accept-encoding every request sent (gzipped answers decoded by the load), or none (null or absent). */
+  acceptEncoding?: string | null;
 }
 
 /** A URL with its password replaced, for printing. */
@@ -69,6 +71,9 @@ export function printHeader(header: RunHeader): void {
       `  server processes ${header.processes}, ${header.connections} connections, ${header.durationSeconds} s per figure` +
         `${header.warmupSeconds ? ` after ${header.warmupSeconds} s of warm-up (reads)` : ''}, ` +
         `statement_timeout ${header.statementTimeoutSeconds} s`,
+      ...(header.acceptEncoding
+        ? [`  every request: accept-encoding ${header.acceptEncoding} (answers decoded by the load)`]
+        : []),
       '',
     ].join('\n'),
   );

@@ -89,3 +89,22 @@ test('the ticket table shows rows in passing while it jumps a screen a frame, an
   });
   expect(slow).toBe(0);
 });
+
+test('the ticket page reaches the browser gzipped, and the table shows what it holds', async ({ page }) => {
+  await signIn(page, demoUsers.owner);
+  const pages: Array<import('@playwright/test').Response> = [];
+  page.on('response', (response) => {
+    if (response.url().includes('/api/ticket/ticket/list') && response.status() === 200) pages.push(response);
+  });
+  await page.goto('/customer-service/ticket-view');
+  await page.getByTestId('tab-all').click();
+  await expect(page.getByTestId('ticket-row').first().locator('[data-channel]')).toBeVisible();
+  await expect.poll(() => pages.length).toBeGreaterThan(0);
+  const response = pages[pages.length - 1];
+  // The browser asked for it (as every browser does) and the server sent it compressed.
+  expect(await response.request().headerValue('accept-encoding')).toContain('gzip');
+  expect(await response.headerValue('content-encoding')).toBe('gzip');
+  const shown = (await response.json()) as { content: Array<{ id: number }> };
+  expect(shown.content.length).toBeGreaterThan(0);
+  await expect(page.locator(`[data-ticket-id="${shown.content[0].id}"]`).first()).toBeVisible();
+});

@@ -33,6 +33,11 @@ export const serverEnv = z.object({
    */
   INBOUND_BATCH_IN_FLIGHT: z.coerce.number().int().min(1).max(64).default(2),
   /**
+   * The smallest JSON or text answer the server gzips for a client that accepts it (browsers
+   * do); 0 compresses nothing, for a deployment whose proxy compresses instead.
+   */
+  COMPRESS_FROM_BYTES: z.coerce.number().int().min(0).default(1400),
+  /**
    * Megabytes of rooms' newest pages a server process keeps to answer a room opened again
    * (room-page-cache.ts); every answer is still checked against the database. 0 keeps none.
    */

@@ -207,6 +207,25 @@ describe('GET /api/ticket/ticket/list filters', () => {
   });
 });
 
+describe('the list page on the wire', () => {
+  it('goes gzipped to a browser and plain to a client that does not ask, the same page either way', async () => {
+    const path = `/api/ticket/ticket/list?${new URLSearchParams({ ...year2020, pageSize: '100' })}`;
+    const asBrowser = await fetch(`${server.url}${path}`, {
+      headers: { authorization: `Bearer ${tokens.owner}`, 'accept-encoding': 'gzip, deflate, br, zstd' },
+    });
+    expect(asBrowser.headers.get('content-encoding')).toBe('gzip');
+    expect(asBrowser.headers.get('vary')).toBe('Accept-Encoding');
+    const plain = await fetch(`${server.url}${path}`, {
+      headers: { authorization: `Bearer ${tokens.owner}`, 'accept-encoding': 'identity' },
+    });
+    expect(plain.headers.get('content-encoding')).toBeNull();
+    const [zipped, asIs] = [await asBrowser.text(), await plain.text()];
+    expect(zipped).toBe(asIs);
+    expect(Number(plain.headers.get('content-length'))).toBe(Buffer.byteLength(asIs));
+    expect(Number(asBrowser.headers.get('content-length'))).toBeLessThan(Buffer.byteLength(asIs) / 2);
+  });
+});
+
 describe('the EXPIRED filter newest created first (read from the open chats’ activity, migration 0043)', () => {
   /** These tickets live in 2019, apart from the other tests' range. */
   const year2019 = { createdFrom: '2019-01-01T00:00:00.000Z', createdTo: '2019-12-31T23:59:59.999Z' };

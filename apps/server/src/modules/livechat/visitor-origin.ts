@@ -1,4 +1,5 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import { addVary } from '../../platform/http/compression';
 
 const loopbackHosts = new Set(['localhost', '127.0.0.1', '[::1]']);
 
@@ -72,6 +73,6 @@ export class VisitorOriginPolicy {
     const allowed = domain ? this.allows(request, domain) : isError || this.isAppOrigin(request, origin);
     if (!allowed) return;
     reply.header('access-control-allow-origin', origin);
-    reply.header('vary', 'Origin');
+    addVary(reply, 'Origin');
   }
 }

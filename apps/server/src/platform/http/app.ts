@@ -17,6 +17,7 @@ import {
   type ZodTypeProvider,
 } from 'fastify-type-provider-zod';
 import { type AccessTokens, type AuthContext, bearerToken } from './authentication';
+import { registerCompression } from './compression';
 import { errorObject, forbidden, HttpError, unauthorized } from './http-errors';
 import { responseSerializerCompiler } from './presented-response';
 import './route-access';
@@ -32,6 +33,8 @@ export type App = FastifyInstance<
 /** What the HTTP app needs from the configuration (the platform never imports config.ts). */
 export interface HttpAppConfig {
   BODY_LIMIT_BYTES: number;
+  /** The smallest answer gzipped for a client that accepts it; 0 compresses nothing (compression.ts). */
+  COMPRESS_FROM_BYTES?: number;
   WEB_DIST?: string;
   /**
    * Check presented responses with zod too (see presented-response.ts). On under tests, so
@@ -110,6 +113,8 @@ export async function createHttpApp(
     reply.header('x-request-id', request.id);
     done(null, payload);
   });
+  const compressFrom = config.COMPRESS_FROM_BYTES ?? 1400;
+  if (compressFrom > 0) registerCompression(app, { minBytes: compressFrom });
 
   app.setErrorHandler((error, request, reply) => {
     if (error instanceof HttpError)
