@@ -9,8 +9,8 @@
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { chromium } from 'playwright-core';
 import { parseFlags } from './lib/bench-db';
+import { launchChromium } from './lib/chromium';
 import type { ScrollFigures } from './lib/chromium-trace';
 import { repoRoot, startServerProcess } from './lib/processes';
 import { measureChatRoom } from './lib/web-chat-room';
@@ -89,18 +89,7 @@ console.log(
     `room ticket #${dataset.chatTicketId} holds ${dataset.roomMessages} messages; ${os.cpus().length} cores`,
 );
 const server = await startServerProcess({ databaseUrl, port, env: { WEB_DIST: webDist } });
-const browser = await chromium.launch({
-  executablePath: '/usr/bin/chromium',
-  args: [
-    '--headless',
-    '--no-sandbox',
-    '--disable-gpu',
-    '--disable-background-networking',
-    '--disable-component-update',
-    '--disable-sync',
-    '--no-first-run',
-  ],
-});
+const browser = await launchChromium();
 try {
   const kb = (bytes: number) => `${(bytes / 1024).toFixed(1)} KB`;
   const scripts = parts.has('initial')

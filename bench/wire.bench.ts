@@ -11,8 +11,8 @@
 // The emulation adds no TCP slow start: on a real link a 33 KB answer also waits a round trip
 // more than one that fits TCP's first window (about 14 KB), so the gain here is the smaller part.
 import { writeFileSync } from 'node:fs';
-import { chromium } from 'playwright-core';
 import { benchDatabaseUrl, parseFlags } from './lib/bench-db';
+import { launchChromium } from './lib/chromium';
 import { searchWords, tableFilters } from './lib/list-filters';
 import { ownerOfBigClient } from './lib/owner-api';
 import { freePort, type RunningProcess, startServerProcess } from './lib/processes';
@@ -32,18 +32,7 @@ const networks = [
 ];
 
 const started: RunningProcess[] = [];
-const browser = await chromium.launch({
-  executablePath: '/usr/bin/chromium',
-  args: [
-    '--headless',
-    '--no-sandbox',
-    '--disable-gpu',
-    '--disable-background-networking',
-    '--disable-component-update',
-    '--disable-sync',
-    '--no-first-run',
-  ],
-});
+const browser = await launchChromium();
 type Side = 'A' | 'B';
 interface Sample {
   ms: number;
@@ -137,23 +126,19 @@ for (const [network, byLine] of Object.entries(samples)) {
     summary[network][line] = {} as never;
     for (const side of ['A', 'B'] as const) {
       const list = bySide[side];
-      const figure = {
-        p50: at(
-          list.map((sample) => sample.ms),
+      const median = (key: keyof Sample) =>
+        at(
+          list.map((sample) => sample[key]),
           50,
-        ),
+        );
+      const figure = {
+        p50: median('ms'),
         p95: at(
           list.map((sample) => sample.ms),
           95,
         ),
-        wire: at(
-          list.map((sample) => sample.wireBytes),
-          50,
-        ),
-        json: at(
-          list.map((sample) => sample.jsonBytes),
-          50,
-        ),
+        wire: median('wireBytes'),
+        json: median('jsonBytes'),
       };
       summary[network][line][side] = figure;
     }
