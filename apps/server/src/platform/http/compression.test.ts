@@ -25,6 +25,8 @@ function appWithRoutes() {
     addVary(reply, 'Origin');
     return page;
   });
+  // 800 characters of two bytes each: under the threshold as UTF-16 units, over it as UTF-8.
+  app.get('/wide', async (_request, reply) => reply.type('text/plain; charset=utf-8').send('ä'.repeat(800)));
   app.get('/error', async (_request, reply) => reply.code(500).send({ message: 'x'.repeat(2000) }));
   return app;
 }
@@ -80,6 +82,12 @@ describe('answers compressed for clients that accept gzip', () => {
     const failed = await app.inject({ url: '/error', headers: { 'accept-encoding': 'gzip' } });
     expect(failed.statusCode).toBe(500);
     expect(JSON.parse(gunzipSync(failed.rawPayload).toString())).toEqual({ message: 'x'.repeat(2000) });
+  });
+
+  it("measures a short string's UTF-8 bytes, not its characters", async () => {
+    const answer = await app.inject({ url: '/wide', headers: { 'accept-encoding': 'gzip' } });
+    expect(answer.headers['content-encoding']).toBe('gzip');
+    expect(gunzipSync(answer.rawPayload).toString()).toBe('ä'.repeat(800));
   });
 
   it('compresses a large answer off the request thread and it decodes whole', async () => {

@@ -78,7 +78,10 @@ export function registerCompression(app: FastifyInstance, options: CompressionOp
   app.addHook('onSend', (request, reply, payload, done) => {
     // Streams (files, the web app's pre-compressed assets) and empty answers pass by.
     if (typeof payload !== 'string' && !Buffer.isBuffer(payload)) return done(null, payload);
-    const size = typeof payload === 'string' ? Buffer.byteLength(payload) : payload.length;
+    // A string's UTF-8 bytes are at least its UTF-16 units, so only a short one is measured:
+    // counting a 33 KB page's bytes again cost a pass over it on every answer, asked for or not.
+    const size =
+      typeof payload !== 'string' || payload.length >= minBytes ? payload.length : Buffer.byteLength(payload);
     if (!shouldCompress(request, reply, size, minBytes)) return done(null, payload);
     // The answer depends on the header even when it goes plain, for every cache on the way.
     addVary(reply, 'Accept-Encoding');
