@@ -17,6 +17,7 @@ import { searchWords, tableFilters } from './lib/list-filters';
 import { ownerOfBigClient } from './lib/owner-api';
 import { freePort, type RunningProcess, startServerProcess } from './lib/processes';
 import { machine } from './lib/report';
+import { percentile } from './lib/socket-workers';
 import { readDataset } from './lib/web-session';
 
 const flags = parseFlags(process.argv.slice(2));
@@ -62,9 +63,9 @@ try {
     A: await context.newCDPSession(pages.A),
     B: await context.newCDPSession(pages.B),
   };
+  for (const side of ['A', 'B'] as const) await sessions[side].send('Network.enable');
   for (const network of networks) {
     for (const side of ['A', 'B'] as const) {
-      await sessions[side].send('Network.enable');
       await sessions[side].send('Network.emulateNetworkConditions', {
         offline: false,
         latency: network.latency,
@@ -108,10 +109,12 @@ try {
   await Promise.all(started.map((running) => running.stop()));
 }
 
-const at = (values: number[], p: number) => {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
-};
+/** A percentile of the samples' values under `key`. */
+const at = (list: Sample[], key: keyof Sample, p: number) =>
+  percentile(
+    list.map((sample) => sample[key]).sort((a, b) => a - b),
+    p,
+  );
 const kb = (bytes: number) => `${(bytes / 1024).toFixed(1)} KB`;
 const summary: Record<
   string,
@@ -126,19 +129,11 @@ for (const [network, byLine] of Object.entries(samples)) {
     summary[network][line] = {} as never;
     for (const side of ['A', 'B'] as const) {
       const list = bySide[side];
-      const median = (key: keyof Sample) =>
-        at(
-          list.map((sample) => sample[key]),
-          50,
-        );
       const figure = {
-        p50: median('ms'),
-        p95: at(
-          list.map((sample) => sample.ms),
-          95,
-        ),
-        wire: median('wireBytes'),
-        json: median('jsonBytes'),
+        p50: at(list, 'ms', 50),
+        p95: at(list, 'ms', 95),
+        wire: at(list, 'wireBytes', 50),
+        json: at(list, 'jsonBytes', 50),
       };
       summary[network][line][side] = figure;
     }

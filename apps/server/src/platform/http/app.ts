@@ -113,8 +113,7 @@ export async function createHttpApp(
     reply.header('x-request-id', request.id);
     done(null, payload);
   });
-  const compressFrom = config.COMPRESS_FROM_BYTES ?? 1400;
-  if (compressFrom > 0) registerCompression(app, { minBytes: compressFrom });
+  if (config.COMPRESS_FROM_BYTES !== 0) registerCompression(app, { minBytes: config.COMPRESS_FROM_BYTES });
 
   app.setErrorHandler((error, request, reply) => {
     if (error instanceof HttpError)

@@ -1,4 +1,4 @@
-import { constants, gzip, gzipSync } from 'node:zlib';
+import { gzip, gzipSync } from 'node:zlib';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 
 /**
@@ -8,9 +8,10 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
  * own files are compressed once at build time (`@fastify/static`'s `preCompressed`); this is
  * for what is written per request.
  *
- * gzip at level 3: on a 36 KB ticket page it costs about 70 µs of CPU and gives 7.5 KB, as
- * small as brotli's quality 1 at the same cost (quality 4: 7.1 KB for 175 µs), and every
- * client decodes it. Done in the request's own thread below `asyncFromBytes`, since the
+ * gzip at level 3: on a 36 KB ticket page it costs about 70 µs of CPU alone in a loop (about
+ * 0.2 ms inside a busy server, bench/history.md, fiftieth stop) and gives 7.5 KB, as small as
+ * brotli's quality 1 at the same cost (quality 4: 7.1 KB for 175 µs), and every client
+ * decodes it. Done in the request's own thread below `asyncFromBytes`, since the
  * thread pool's hand-off cost about 50 µs more of CPU than the compression itself; larger
  * answers (an export) go to the pool so the event loop is never held for long.
  */
@@ -19,7 +20,6 @@ export interface CompressionOptions {
   minBytes?: number;
   /** From this size the compression runs in zlib's thread pool instead of the request's thread. */
   asyncFromBytes?: number;
-  level?: number;
 }
 
 const compressible = /^(application\/json|text\/)/i;
@@ -72,7 +72,7 @@ function shouldCompress(
 export function registerCompression(app: FastifyInstance, options: CompressionOptions = {}): void {
   const minBytes = options.minBytes ?? 1400;
   const asyncFromBytes = options.asyncFromBytes ?? 256 * 1024;
-  const zlibOptions = { level: options.level ?? 3, strategy: constants.Z_DEFAULT_STRATEGY };
+  const zlibOptions = { level: 3 };
 
   // Callback style, not async: the hook runs on every answer, and most take the plain path.
   app.addHook('onSend', (request, reply, payload, done) => {
