@@ -219,7 +219,8 @@ try {
     const rate = openRateFor(result.rps);
     if (bareSelectAtRate && rate !== null) {
       const paced = await atRate(rate, targets);
-      figure.atRate = { rate, result: paced, bareSelect: bareSelectAtRate };
+      const bareSameRate = await atRate(rate, bareSelectTargets, [bare.url]);
+      figure.atRate = { rate, result: paced, bareSelect: bareSelectAtRate, bareSameRate };
       printAtRate(figure.atRate);
       warnFailures(`${label} at ${rate} req/s`, paced);
     }

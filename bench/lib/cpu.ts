@@ -63,16 +63,40 @@ export function postgresCpuMsSince(before: Map<number, number>): number {
   return total;
 }
 
-/** CPU per request of one measured stretch, by process. */
+/**
+ * The machine's cores as /proc/stat counts them, in ticks: `busy` is every tick not idle (the
+ * kernel's work for the loopback's packets too, which no process's own times hold), `all`
+ * every tick of every core.
+ */
+function machineTicks(): { busy: number; all: number } {
+  const fields = readFileSync('/proc/stat', 'utf8')
+    .split('\n')[0]
+    .trim()
+    .split(/\s+/)
+    .slice(1, 9)
+    .map(Number);
+  const all = fields.reduce((sum, ticks) => sum + ticks, 0);
+  // user nice system idle iowait irq softirq steal: idle and iowait are the cores' waiting.
+  return { busy: all - fields[3] - fields[4], all };
+}
+
+/** CPU per request of one measured stretch, by process, and how busy the machine's cores were. */
 export interface CpuSplit {
   serverMs: number;
   databaseMs: number;
   loadMs: number;
+  /**
+   * The share of all the machine's cores that was busy during the stretch (0–1), whoever used
+   * it: when it is near 1, no process more on this machine could have added capacity.
+   */
+  machineBusy?: number;
 }
 
-/** `CPU a request: server 0.41, PostgreSQL 0.62, load 0.18 ms`. */
+/** `CPU a request: server 0.41, PostgreSQL 0.62, load 0.18 ms; the cores 97% busy`. */
 export function formatCpuSplit(split: CpuSplit): string {
-  return `CPU a request: server ${split.serverMs.toFixed(2)}, PostgreSQL ${split.databaseMs.toFixed(2)}, load ${split.loadMs.toFixed(2)} ms`;
+  const busy =
+    split.machineBusy === undefined ? '' : `; the cores ${(split.machineBusy * 100).toFixed(0)}% busy`;
+  return `CPU a request: server ${split.serverMs.toFixed(2)}, PostgreSQL ${split.databaseMs.toFixed(2)}, load ${split.loadMs.toFixed(2)} ms${busy}`;
 }
 
 /**
@@ -82,12 +106,15 @@ export function formatCpuSplit(split: CpuSplit): string {
 export function startCpuCount(serverPids: number[]): { end(requests: number): Omit<CpuSplit, 'loadMs'> } {
   const server = cpuMsOf(serverPids);
   const database = cpuMsByPid(postgresPids());
+  const machine = machineTicks();
   return {
     end(requests) {
       const per = Math.max(1, requests);
+      const now = machineTicks();
       return {
         serverMs: (cpuMsOf(serverPids) - server) / per,
         databaseMs: postgresCpuMsSince(database) / per,
+        machineBusy: (now.busy - machine.busy) / Math.max(1, now.all - machine.all),
       };
     },
   };

@@ -67,17 +67,21 @@ export function inboxLoad({
    * load; after `warmupSeconds` of the same load unless `warm` is false (writes whose side
    * effects, such as delivery jobs, would fall into the figure).
    */
-  const measure = async (targets: LoadTarget[], baseUrls = apiUrls, warm = true) => {
-    const spec = specOf(baseUrls, targets);
-    if (warm && warmupSeconds > 0) {
-      await runLoad({ ...spec, durationSeconds: warmupSeconds, warmupRequests: 0 });
-    }
+  /** The load of a spec, with the CPU each request cost the servers (or the bare one), PostgreSQL and the load. */
+  const counted = async (spec: LoadSpec, baseUrls: string[]) => {
     const pids = baseUrls === apiUrls ? servers.map((server) => server.pid) : [bare.pid];
     const counting = startCpuCount(pids);
     const result = await runLoad(spec);
     const used = counting.end(result.count + (spec.warmupRequests ?? 0));
     result.cpu = { ...used, loadMs: result.loadCpuMs ?? 0 };
     return result;
+  };
+  const measure = async (targets: LoadTarget[], baseUrls = apiUrls, warm = true) => {
+    const spec = specOf(baseUrls, targets);
+    if (warm && warmupSeconds > 0) {
+      await runLoad({ ...spec, durationSeconds: warmupSeconds, warmupRequests: 0 });
+    }
+    return counted(spec, baseUrls);
   };
   /** Each target alone on one connection: which filter or keyword costs what. */
   const probe = async (targets: LoadTarget[], labelOf: (target: LoadTarget) => string) => {
@@ -97,6 +101,6 @@ export function inboxLoad({
   };
   /** The load at a fixed rate: requests start on the clock and are timed from when they were due. */
   const atRate = (rate: number, targets: LoadTarget[], baseUrls = apiUrls) =>
-    runLoad(specOf(baseUrls, targets, { rate, warmupRequests: connections }));
+    counted(specOf(baseUrls, targets, { rate, warmupRequests: connections }), baseUrls);
   return { measure, probe, atRate };
 }

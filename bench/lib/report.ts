@@ -17,8 +17,12 @@ export interface Figure {
   ratio: number | null;
   /** Reads with a bare handler of their own size (a 50-row page, a room's 50 messages): p95 ÷ its p95. */
   shape?: { key: string; ratio: number };
-  /** The same targets at a fixed rate (open loop, `--rate`), beside the bare SELECT at that rate. */
-  atRate?: { rate: number; result: LoadResult; bareSelect: LoadResult };
+  /**
+   * The same targets at a fixed rate (open loop, `--rate`: half of what they served), beside the
+   * bare SELECT at half of its own rate (`bareSelect`) and, from the fifty-first stop, at the
+   * read's own rate (`bareSameRate`: the like-for-like ratio, the same requests a second).
+   */
+  atRate?: { rate: number; result: LoadResult; bareSelect: LoadResult; bareSameRate?: LoadResult };
   /** Single-connection probes of each rotated target, to show which one is slow. */
   probes?: Array<{ label: string; result: LoadResult }>;
   /** For a write: the jobs it started still waiting when its load stopped, and how long they took (job-backlog.ts). */
@@ -100,8 +104,12 @@ export function bareFigure(key: string, label: string, result: LoadResult): Figu
 
 /** A figure's open-loop line, indented under it: the same targets at a fixed rate. */
 export function printAtRate(atRate: NonNullable<Figure['atRate']>): void {
-  const { rate, result, bareSelect } = atRate;
+  const { rate, result, bareSelect, bareSameRate } = atRate;
   console.log(`    ${formatResult(`at ${rate} req/s, open loop`, result, bareSelect)}`);
+  if (bareSameRate) {
+    console.log(`    ${formatResult(`bare SELECT at the same ${rate} req/s`, bareSameRate)}`);
+    console.log(`${''.padEnd(47)}${(result.p95 / bareSameRate.p95).toFixed(1)}× its p95 at the same rate`);
+  }
 }
 
 /** The per-target probes under a figure, indented, with their own p95 ratio. */

@@ -1,26 +1,20 @@
 import type { TabCounts, TicketListResponse, TicketViewListResponse } from '@app/contracts';
-import { and, eq, isNull, sql } from 'drizzle-orm';
+import { and, eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ticketCounters, tickets, users } from '../../db/schema';
+import { ticketCounters, tickets } from '../../db/schema';
+import { signInDemoStaff } from '../../test/demo-staff';
 import { createConversation } from '../../test/inbox-factories';
 import { startTestServer, type TestServer } from '../../test/test-server';
 
 let server: TestServer;
 let clientId: string;
-const userIds: Record<string, string> = {};
-const tokens: Record<string, string> = {};
+let userIds: Record<string, string>;
+let tokens: Record<string, string>;
 
 beforeAll(async () => {
   server = await startTestServer();
   clientId = server.demoClientId!;
-  for (const email of ['owner', 'agent1', 'supervisor']) {
-    const [row] = await server.database.db
-      .select({ id: users.id })
-      .from(users)
-      .where(and(eq(users.email, `${email}@demo.test`), isNull(users.sharedLoginUserId)));
-    userIds[email] = row.id;
-    tokens[email] = (await server.login(`${email}@demo.test`)).accessToken;
-  }
+  ({ userIds, tokens } = await signInDemoStaff(server, ['owner', 'agent1', 'supervisor']));
 });
 afterAll(async () => {
   await server?.close();

@@ -1,8 +1,7 @@
 import type { searchResponse } from '@app/contracts';
-import { and, eq, isNull } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { z } from 'zod';
-import { users } from '../../db/schema';
+import { signInDemoStaff } from '../../test/demo-staff';
 import { createClientWithUser } from '../../test/factories';
 import { createChannelAccount, createConversation } from '../../test/inbox-factories';
 import { startTestServer, type TestServer } from '../../test/test-server';
@@ -12,8 +11,8 @@ type SearchResponse = z.infer<typeof searchResponse>;
 
 let server: TestServer;
 let clientId: string;
-const userIds: Record<string, string> = {};
-const tokens: Record<string, string> = {};
+let userIds: Record<string, string>;
+let tokens: Record<string, string>;
 let noPermissionToken: string;
 let foreignTicketId: number;
 const ids: Record<'budi' | 'siti' | 'rina' | 'formula', number> = {} as never;
@@ -25,14 +24,7 @@ beforeAll(async () => {
   server = await startTestServer();
   const db = server.database.db;
   clientId = server.demoClientId!;
-  for (const email of ['owner', 'agent1', 'agent2']) {
-    const [row] = await db
-      .select({ id: users.id })
-      .from(users)
-      .where(and(eq(users.email, `${email}@demo.test`), isNull(users.sharedLoginUserId)));
-    userIds[email] = row.id;
-    tokens[email] = (await server.login(`${email}@demo.test`)).accessToken;
-  }
+  ({ userIds, tokens } = await signInDemoStaff(server, ['owner', 'agent1', 'agent2']));
   const whatsApp = await createChannelAccount(db, clientId, { channel: 'WAP', name: 'WhatsApp Toko' });
 
   const budi = await createConversation(db, {

@@ -148,6 +148,7 @@ describe('visitor registration', () => {
     expect(response.status).toBe(204);
     expect(response.headers.get('access-control-allow-origin')).toBe(widget.domain);
     expect(response.headers.get('access-control-allow-headers')).toContain('content-type');
+    expect(response.headers.get('vary')).toBe('Origin');
   });
 });
 

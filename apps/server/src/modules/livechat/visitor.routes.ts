@@ -12,6 +12,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import type { App } from '../../platform/http/app';
 import { bearerToken } from '../../platform/http/authentication';
+import { addVary } from '../../platform/http/compression';
 import { badRequest, HttpError } from '../../platform/http/http-errors';
 import type { VisitorService } from './visitor.service';
 import type { VisitorOriginPolicy } from './visitor-origin';
@@ -56,7 +57,7 @@ export function registerVisitorRoutes(
     const origin = origins.originOf(request);
     if (origin) {
       reply.header('access-control-allow-origin', origin);
-      reply.header('vary', 'Origin');
+      addVary(reply, 'Origin');
       reply.header('access-control-allow-methods', 'GET, POST');
       reply.header('access-control-allow-headers', 'content-type, authorization');
       reply.header('access-control-max-age', '600');
