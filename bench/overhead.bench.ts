@@ -98,8 +98,8 @@ try {
     console.log(formatResult(lines[1].label, bareTenant, bareJoin) + cpu(1));
     console.log(formatResult(lines[2].label, me, bareTenant) + cpu(2));
     console.log(
-      `users/me throughput: ${(bareTenant.rps / me.rps).toFixed(2)}× below the bare tenant handler, ` +
-        `${(bareJoin.rps / me.rps).toFixed(2)}× below the bare handler without tenant`,
+      `users/me served ${(me.rps / bareTenant.rps).toFixed(2)}× the requests a second of the bare tenant handler, ` +
+        `${(me.rps / bareJoin.rps).toFixed(2)}× those of the bare handler without tenant`,
     );
   }
 } finally {

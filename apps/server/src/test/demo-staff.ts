@@ -1,6 +1,6 @@
 import { and, eq, isNull } from 'drizzle-orm';
 import { users } from '../db/schema';
-import type { TestServer } from './test-server';
+import { startTestServer, type TestServer } from './test-server';
 
 /** Demo staff by the name before `@demo.test`: each one's user id and a fresh access token. */
 export interface DemoStaff {
@@ -24,4 +24,16 @@ export async function signInDemoStaff(server: TestServer, names: readonly string
     staff.tokens[name] = (await server.login(email)).accessToken;
   }
   return staff;
+}
+
+/** A test server with the demo workspace, its client, and its staff signed in. */
+export interface DemoServer extends DemoStaff {
+  server: TestServer;
+  clientId: string;
+}
+
+/** Starts the product on a database of its own, with the demo workspace, and signs the staff in. */
+export async function startDemoServer(names: readonly string[]): Promise<DemoServer> {
+  const server = await startTestServer();
+  return { server, clientId: server.demoClientId!, ...(await signInDemoStaff(server, names)) };
 }

@@ -2,9 +2,9 @@ import type { TabCounts, TicketListResponse, TicketViewListResponse } from '@app
 import { and, eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ticketCounters, tickets } from '../../db/schema';
-import { signInDemoStaff } from '../../test/demo-staff';
+import { startDemoServer } from '../../test/demo-staff';
 import { createConversation } from '../../test/inbox-factories';
-import { startTestServer, type TestServer } from '../../test/test-server';
+import type { TestServer } from '../../test/test-server';
 
 let server: TestServer;
 let clientId: string;
@@ -12,9 +12,7 @@ let userIds: Record<string, string>;
 let tokens: Record<string, string>;
 
 beforeAll(async () => {
-  server = await startTestServer();
-  clientId = server.demoClientId!;
-  ({ userIds, tokens } = await signInDemoStaff(server, ['owner', 'agent1', 'supervisor']));
+  ({ server, clientId, userIds, tokens } = await startDemoServer(['owner', 'agent1', 'supervisor']));
 });
 afterAll(async () => {
   await server?.close();

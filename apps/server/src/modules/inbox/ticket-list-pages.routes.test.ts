@@ -1,9 +1,9 @@
 import type { TicketListResponse } from '@app/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { signInDemoStaff } from '../../test/demo-staff';
+import { startDemoServer } from '../../test/demo-staff';
 import { createClientWithUser } from '../../test/factories';
 import { type ChannelAccountRow, createChannelAccount, createConversation } from '../../test/inbox-factories';
-import { startTestServer, type TestServer } from '../../test/test-server';
+import type { TestServer } from '../../test/test-server';
 import { idsOf, type ListQuery, listTickets } from './ticket-list.fixtures';
 
 /**
@@ -22,10 +22,8 @@ let whatsApp: ChannelAccountRow;
 const at = (iso: string) => new Date(iso);
 
 beforeAll(async () => {
-  server = await startTestServer();
+  ({ server, clientId, userIds, tokens } = await startDemoServer(['owner', 'agent1', 'agent2']));
   const db = server.database.db;
-  clientId = server.demoClientId!;
-  ({ userIds, tokens } = await signInDemoStaff(server, ['owner', 'agent1', 'agent2']));
   liveChat = await createChannelAccount(db, clientId, { channel: 'LVC' });
   whatsApp = await createChannelAccount(db, clientId, { channel: 'WAP' });
   other = await createClientWithUser(db);

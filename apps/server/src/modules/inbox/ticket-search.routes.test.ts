@@ -1,10 +1,10 @@
 import type { searchResponse } from '@app/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { z } from 'zod';
-import { signInDemoStaff } from '../../test/demo-staff';
+import { startDemoServer } from '../../test/demo-staff';
 import { createClientWithUser } from '../../test/factories';
 import { createChannelAccount, createConversation } from '../../test/inbox-factories';
-import { startTestServer, type TestServer } from '../../test/test-server';
+import type { TestServer } from '../../test/test-server';
 import { wordsEveryMatchHolds } from './ticket-search.repository';
 
 type SearchResponse = z.infer<typeof searchResponse>;
@@ -21,10 +21,8 @@ const march = { createdFrom: '2020-03-01T00:00:00+07:00', createdTo: '2020-03-31
 const at = (iso: string) => new Date(iso);
 
 beforeAll(async () => {
-  server = await startTestServer();
+  ({ server, clientId, userIds, tokens } = await startDemoServer(['owner', 'agent1', 'agent2']));
   const db = server.database.db;
-  clientId = server.demoClientId!;
-  ({ userIds, tokens } = await signInDemoStaff(server, ['owner', 'agent1', 'agent2']));
   const whatsApp = await createChannelAccount(db, clientId, { channel: 'WAP', name: 'WhatsApp Toko' });
 
   const budi = await createConversation(db, {
