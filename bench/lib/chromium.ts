@@ -1,18 +1,7 @@
-// Debian's Chromium, headless, with the flags this machine needs (no sandbox, no GPU, nothing
-// fetched in the background), for the benches that drive a browser.
+// The benches that drive a browser launch it as the journeys do (e2e/support/chromium.ts).
 import { type Browser, chromium } from 'playwright-core';
+import { chromiumLaunch } from '../../e2e/support/chromium';
 
 export function launchChromium(): Promise<Browser> {
-  return chromium.launch({
-    executablePath: '/usr/bin/chromium',
-    args: [
-      '--headless',
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
-      '--no-first-run',
-    ],
-  });
+  return chromium.launch(chromiumLaunch);
 }
